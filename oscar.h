@@ -283,7 +283,8 @@ typedef struct oscar_kv {
     oscar_kv_seq *seqs;   /* [max_seqs] */
     float *k_rot, *v_rot; /* [L][nh][d][d] or NULL */
     int rot_heads;        /* nh: 1 shared or Hkv */
-    float *scratch;
+    double *scratch;      /* attention scratch, grown for the largest GQA group seen */
+    int scratch_g;
     char msg[OSCAR_MSG_SIZE];
 } oscar_kv;
 
@@ -333,7 +334,10 @@ OSCAR_API int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
 OSCAR_API void oscar_attend_rows(float *out, double *lse, const float *q, const float *k, const float *v, int n, int d, int stride, float scale);
 
 /* >>safetensors ---- reader and writer ---- */
-typedef enum oscar_dtype { OSCAR_F32 = 0, OSCAR_F16 = 1, OSCAR_BF16 = 2, OSCAR_U8 = 3, OSCAR_I32 = 4, OSCAR_DTYPE_COUNT } oscar_dtype;
+typedef enum oscar_dtype {
+    OSCAR_F32 = 0, OSCAR_F16, OSCAR_BF16, OSCAR_F64, OSCAR_I64, OSCAR_I32, OSCAR_I16, OSCAR_I8, OSCAR_U8, OSCAR_BOOL,
+    OSCAR_DTYPE_COUNT
+} oscar_dtype;
 OSCAR_API const char *oscar_dtype_name(int dtype);
 OSCAR_API size_t oscar_dtype_size(int dtype);
 
@@ -381,3 +385,2012 @@ OSCAR_API int oscar_st_write(const char *path, const oscar_st_entry *entries, in
 }
 #endif
 #endif /* OSCAR_H */
+
+/* ============================================================================================ */
+/*                                       IMPLEMENTATION                                         */
+/* ============================================================================================ */
+#ifdef OSCAR_IMPLEMENTATION
+#ifndef OSCAR_IMPLEMENTATION_DONE
+#define OSCAR_IMPLEMENTATION_DONE
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(OSCAR_MALLOC) && defined(OSCAR_FREE) && defined(OSCAR_REALLOC)
+#elif !defined(OSCAR_MALLOC) && !defined(OSCAR_FREE) && !defined(OSCAR_REALLOC)
+#define OSCAR_MALLOC(sz) malloc(sz)
+#define OSCAR_REALLOC(p, sz) realloc(p, sz)
+#define OSCAR_FREE(p) free(p)
+#else
+#error "define all of OSCAR_MALLOC, OSCAR_REALLOC and OSCAR_FREE, or none"
+#endif
+
+#ifndef OSCAR_ASSERT
+#include <assert.h>
+#define OSCAR_ASSERT(x) assert(x)
+#endif
+
+#ifdef OSCAR_STATIC
+#define OSCAR_DEF static
+#else
+#define OSCAR_DEF
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* >>general ---------------------------------------------------------------------------------- */
+OSCAR_DEF const char *oscar_version(void) { return OSCAR_VERSION_STRING; }
+
+OSCAR_DEF const char *oscar_result_string(int result) {
+    switch (result) {
+#define OSCAR__STR_ITEM(name, value, text) case value: return text;
+        OSCAR_RESULT_LIST(OSCAR__STR_ITEM)
+#undef OSCAR__STR_ITEM
+    default: return "unknown result code";
+    }
+}
+
+/* writes "fmt..." into msg (if msg) and returns code */
+static int oscar__fail(char *msg, int code, const char *fmt, ...) {
+    if (msg) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, OSCAR_MSG_SIZE, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+static void *oscar__calloc(size_t n, size_t size) {
+    void *p;
+    if (size && n > (size_t)-1 / size) return NULL;
+    p = OSCAR_MALLOC((n * size) > 0 ? n * size : 1);
+    if (p) memset(p, 0, n * size);
+    return p;
+}
+
+OSCAR_DEF int oscar_is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+static int oscar__log2(int n) {
+    int l = 0;
+    while ((1 << l) < n) l++;
+    return l;
+}
+
+static int oscar__finite_f32(const float *x, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &x[i], 4);
+        if ((u & 0x7f800000u) == 0x7f800000u) return 0;
+    }
+    return 1;
+}
+
+/* >>numbers ---------------------------------------------------------------------------------- */
+OSCAR_DEF uint16_t oscar_f32_to_f16(float f) {
+    uint32_t x, sign, ax;
+    memcpy(&x, &f, 4);
+    sign = (x >> 16) & 0x8000u;
+    ax = x & 0x7fffffffu;
+    if (ax >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (ax > 0x7f800000u ? 0x200u : 0u));
+    if (ax >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* rounds to infinity */
+    if (ax < 0x38800000u) {                                     /* fp16 subnormal or zero */
+        uint32_t e = ax >> 23, m = (ax & 0x7fffffu) | 0x800000u, shift, r, half, rem;
+        if (ax < 0x33000000u) return (uint16_t)sign; /* below 2^-25: rounds to zero */
+        shift = 126u - e;                            /* 14 .. 24 */
+        r = m >> shift;
+        rem = m & ((1u << shift) - 1u);
+        half = 1u << (shift - 1u);
+        if (rem > half || (rem == half && (r & 1u))) r++;
+        return (uint16_t)(sign | r);
+    }
+    ax -= (127u - 15u) << 23;
+    ax = (ax + 0x0fffu + ((ax >> 13) & 1u)) >> 13;
+    return (uint16_t)(sign | ax);
+}
+
+OSCAR_DEF float oscar_f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
+    float f;
+    if (e == 0) {
+        f = (float)m * (1.0f / 16777216.0f); /* m * 2^-24 */
+        memcpy(&x, &f, 4);
+        x |= sign;
+    } else if (e == 31) {
+        x = sign | 0x7f800000u | (m << 13);
+    } else {
+        x = sign | ((e + 112u) << 23) | (m << 13);
+    }
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+OSCAR_DEF uint16_t oscar_f32_to_bf16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u); /* quiet NaN */
+    x += 0x7fffu + ((x >> 16) & 1u);
+    return (uint16_t)(x >> 16);
+}
+
+OSCAR_DEF float oscar_bf16_to_f32(uint16_t h) {
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+/* >>wht -------------------------------------------------------------------------------------- */
+#define OSCAR__WHT_BODY(T, x, d)                                  \
+    do {                                                          \
+        int len_, i_, j_;                                         \
+        T s_;                                                     \
+        for (len_ = 1; len_ < (d); len_ <<= 1)                    \
+            for (i_ = 0; i_ < (d); i_ += len_ << 1)               \
+                for (j_ = i_; j_ < i_ + len_; j_++) {             \
+                    T a_ = (x)[j_], b_ = (x)[j_ + len_];          \
+                    (x)[j_] = a_ + b_;                            \
+                    (x)[j_ + len_] = a_ - b_;                     \
+                }                                                 \
+        s_ = (T)(1.0 / sqrt((double)(d)));                        \
+        for (i_ = 0; i_ < (d); i_++) (x)[i_] *= s_;               \
+    } while (0)
+
+OSCAR_DEF void oscar_wht(float *x, int d) { OSCAR__WHT_BODY(float, x, d); }
+OSCAR_DEF void oscar_wht_f64(double *x, int d) { OSCAR__WHT_BODY(double, x, d); }
+
+OSCAR_DEF int oscar_bitrev(int i, int d) {
+    int bits = oscar__log2(d), r = 0, b;
+    for (b = 0; b < bits; b++) r |= ((i >> b) & 1) << (bits - 1 - b);
+    return r;
+}
+
+OSCAR_DEF int oscar_hadamard_matrix(float *H, int d) {
+    int i, j;
+    double s;
+    if (!H) return OSCAR_ERR_NULL;
+    if (!oscar_is_pow2(d)) return OSCAR_ERR_DIM;
+    s = 1.0 / sqrt((double)d);
+    for (i = 0; i < d; i++)
+        for (j = 0; j < d; j++) {
+            /* H[i][j] = (-1)^popcount(i & j) / sqrt(d) */
+            int v = i & j, p = 0;
+            while (v) { p ^= 1; v &= v - 1; }
+            H[(size_t)i * d + j] = (float)(p ? -s : s);
+        }
+    return OSCAR_OK;
+}
+
+/* >>jacobi ----------------------------------------------------------------------------------- */
+/* Cyclic Jacobi: sweeps over all (p, q) pairs, each rotation zeroing A[p][q] (Rutishauser's
+   stable formulas), until the off-diagonal norm is below 1e-15 of ||S||_F. */
+OSCAR_DEF int oscar_jacobi_eig(double *U, double *evals, const double *S, int d, double *work) {
+    double *A, norm = 0.0;
+    int i, j, k, p, q, sweep, converged = 0;
+    if (!U || !evals || !S) return OSCAR_ERR_NULL;
+    if (d < 1 || d > OSCAR_MAX_HEAD_DIM) return OSCAR_ERR_DIM;
+    for (i = 0; i < d * d; i++)
+        if (!(S[i] - S[i] == 0.0)) return OSCAR_ERR_NONFINITE;
+    A = work ? work : (double *)OSCAR_MALLOC(sizeof(double) * (size_t)d * d);
+    if (!A) return OSCAR_ERR_NOMEM;
+    for (i = 0; i < d; i++)
+        for (j = 0; j < d; j++) {
+            A[i * d + j] = 0.5 * (S[i * d + j] + S[j * d + i]);
+            U[i * d + j] = i == j ? 1.0 : 0.0;
+            norm += A[i * d + j] * A[i * d + j];
+        }
+    norm = sqrt(norm);
+    for (sweep = 0; sweep < 100; sweep++) {
+        double off = 0.0;
+        for (p = 0; p < d; p++)
+            for (q = p + 1; q < d; q++) off += A[p * d + q] * A[p * d + q];
+        if (off == 0.0 || sqrt(2.0 * off) <= 1e-15 * norm) { converged = 1; break; }
+        for (p = 0; p < d - 1; p++)
+            for (q = p + 1; q < d; q++) {
+                double apq = A[p * d + q], app, aqq, theta, t, c, s;
+                if (apq == 0.0) continue;
+                app = A[p * d + p];
+                aqq = A[q * d + q];
+                /* negligible against both diagonal entries: set to zero (classic NR rule) */
+                if (sweep > 3 && fabs(apq) * 1e18 < fabs(app) && fabs(apq) * 1e18 < fabs(aqq)) {
+                    A[p * d + q] = A[q * d + p] = 0.0;
+                    continue;
+                }
+                theta = (aqq - app) / (2.0 * apq);
+                if (fabs(theta) > 1e150) t = 0.5 / theta;
+                else t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                c = 1.0 / sqrt(t * t + 1.0);
+                s = t * c;
+                for (k = 0; k < d; k++) { /* columns p, q of A */
+                    double akp = A[k * d + p], akq = A[k * d + q];
+                    A[k * d + p] = c * akp - s * akq;
+                    A[k * d + q] = s * akp + c * akq;
+                }
+                for (k = 0; k < d; k++) { /* rows p, q of A */
+                    double apk = A[p * d + k], aqk = A[q * d + k];
+                    A[p * d + k] = c * apk - s * aqk;
+                    A[q * d + k] = s * apk + c * aqk;
+                }
+                A[p * d + q] = A[q * d + p] = 0.0;
+                for (k = 0; k < d; k++) {
+                    double ukp = U[k * d + p], ukq = U[k * d + q];
+                    U[k * d + p] = c * ukp - s * ukq;
+                    U[k * d + q] = s * ukp + c * ukq;
+                }
+            }
+    }
+    for (i = 0; i < d; i++) evals[i] = A[i * d + i];
+    /* sort descending, moving U's columns along */
+    for (i = 0; i < d - 1; i++) {
+        int m = i;
+        for (j = i + 1; j < d; j++)
+            if (evals[j] > evals[m]) m = j;
+        if (m != i) {
+            double t = evals[i];
+            evals[i] = evals[m];
+            evals[m] = t;
+            for (k = 0; k < d; k++) {
+                t = U[k * d + i];
+                U[k * d + i] = U[k * d + m];
+                U[k * d + m] = t;
+            }
+        }
+    }
+    if (!work) OSCAR_FREE(A);
+    return converged ? OSCAR_OK : OSCAR_ERR_NO_CONVERGENCE;
+}
+
+/* >>calib ------------------------------------------------------------------------------------ */
+/* S (upper triangle, [d][d]) += sum_r w_r x_r^T x_r for up to 8 rows; w NULL means all ones.
+   Products of fp32 values are exact in double; sums are in double. */
+static void oscar__syrk8(double *S, const float *const *rows, const double *w, int nr, int d) {
+    double a[8][OSCAR_MAX_HEAD_DIM], b[8];
+    int r, i, j;
+    for (r = 0; r < 8; r++)
+        for (i = 0; i < d; i++) a[r][i] = r < nr ? (double)rows[r][i] : 0.0;
+    for (i = 0; i < d; i++) {
+        double *Si = S + (size_t)i * d;
+        for (r = 0; r < 8; r++) b[r] = r < nr ? a[r][i] * (w ? w[r] : 1.0) : 0.0;
+        for (j = i; j < d; j++)
+            Si[j] += b[0] * a[0][j] + b[1] * a[1][j] + b[2] * a[2][j] + b[3] * a[3][j] +
+                     b[4] * a[4][j] + b[5] * a[5][j] + b[6] * a[6][j] + b[7] * a[7][j];
+    }
+}
+
+/* full symmetric [d][d] <- upper triangle of U scaled by s */
+static void oscar__sym_from_upper(double *F, const double *Up, int d, double s) {
+    int i, j;
+    for (i = 0; i < d; i++)
+        for (j = i; j < d; j++) F[(size_t)i * d + j] = F[(size_t)j * d + i] = Up[(size_t)i * d + j] * s;
+}
+
+OSCAR_DEF int oscar_calib_init(oscar_calib *c, int d, int n_q_heads, int n_kv_heads) {
+    size_t dd;
+    if (!c) return OSCAR_ERR_NULL;
+    memset(c, 0, sizeof(*c));
+    if (!oscar_is_pow2(d) || d > OSCAR_MAX_HEAD_DIM)
+        return oscar__fail(c->msg, OSCAR_ERR_DIM, "head dim %d is not a power of two <= %d", d, OSCAR_MAX_HEAD_DIM);
+    if (n_kv_heads < 1 || n_q_heads < 1 || n_q_heads % n_kv_heads)
+        return oscar__fail(c->msg, OSCAR_ERR_SHAPE, "GQA mismatch: %d query heads, %d KV heads", n_q_heads, n_kv_heads);
+    c->d = d;
+    c->n_q_heads = n_q_heads;
+    c->n_kv_heads = n_kv_heads;
+    dd = (size_t)d * d;
+    c->sq = (double *)oscar__calloc(dd * n_kv_heads, sizeof(double));
+    c->sv = (double *)oscar__calloc(dd * n_kv_heads, sizeof(double));
+    c->sv_plain = (double *)oscar__calloc(dd * n_kv_heads, sizeof(double));
+    c->sqn = (double *)oscar__calloc(dd * n_kv_heads, sizeof(double));
+    c->wsum = (double *)oscar__calloc((size_t)n_kv_heads, sizeof(double));
+    c->buf = (double *)oscar__calloc(dd, sizeof(double));
+    if (!c->sq || !c->sv || !c->sv_plain || !c->sqn || !c->wsum || !c->buf) {
+        oscar_calib_free(c);
+        return oscar__fail(c->msg, OSCAR_ERR_NOMEM, "out of memory for %d x %d statistics", d, d);
+    }
+    return OSCAR_OK;
+}
+
+OSCAR_DEF void oscar_calib_free(oscar_calib *c) {
+    if (!c) return;
+    OSCAR_FREE(c->sq);
+    OSCAR_FREE(c->sv);
+    OSCAR_FREE(c->sv_plain);
+    OSCAR_FREE(c->sqn);
+    OSCAR_FREE(c->wsum);
+    OSCAR_FREE(c->buf);
+    c->sq = c->sv = c->sv_plain = c->sqn = c->wsum = c->buf = NULL;
+}
+
+OSCAR_DEF int oscar_calib_add_q(oscar_calib *c, const float *q, int64_t n) {
+    int d, G, j;
+    int64_t t, nrow;
+    if (!c || !q) return c ? oscar__fail(c->msg, OSCAR_ERR_NULL, "calib_add_q: null queries") : OSCAR_ERR_NULL;
+    if (!c->sq) return oscar__fail(c->msg, OSCAR_ERR_STATE, "calib_add_q: accumulator not initialised");
+    if (c->phase != 0) return oscar__fail(c->msg, OSCAR_ERR_STATE, "calib_add_q: queries must all come before keys/values");
+    if (n < 0) return oscar__fail(c->msg, OSCAR_ERR_INVALID_ARG, "calib_add_q: negative token count");
+    d = c->d;
+    G = c->n_q_heads / c->n_kv_heads;
+    if (!oscar__finite_f32(q, (size_t)n * c->n_q_heads * d))
+        return oscar__fail(c->msg, OSCAR_ERR_NONFINITE, "calib_add_q: NaN or Inf in queries");
+    for (j = 0; j < c->n_kv_heads; j++) {
+        const float *rows[8];
+        int nr = 0;
+        nrow = n * G;
+        for (t = 0; t < nrow; t++) {
+            int64_t tok = t / G, h = j * G + t % G;
+            rows[nr++] = q + ((size_t)tok * c->n_q_heads + (size_t)h) * d;
+            if (nr == 8) { oscar__syrk8(c->sq + (size_t)j * d * d, rows, NULL, nr, d); nr = 0; }
+        }
+        if (nr) oscar__syrk8(c->sq + (size_t)j * d * d, rows, NULL, nr, d);
+    }
+    c->n_q += n;
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_calib_add_kv(oscar_calib *c, const float *k, const float *v, int64_t n) {
+    int d, j, a, b;
+    int64_t t;
+    size_t dd;
+    if (!c || !k || !v) return c ? oscar__fail(c->msg, OSCAR_ERR_NULL, "calib_add_kv: null keys or values") : OSCAR_ERR_NULL;
+    if (!c->sq) return oscar__fail(c->msg, OSCAR_ERR_STATE, "calib_add_kv: accumulator not initialised");
+    if (c->n_q == 0) return oscar__fail(c->msg, OSCAR_ERR_STATE, "calib_add_kv: add queries first (pass 1)");
+    if (n < 0) return oscar__fail(c->msg, OSCAR_ERR_INVALID_ARG, "calib_add_kv: negative token count");
+    d = c->d;
+    dd = (size_t)d * d;
+    if (!oscar__finite_f32(k, (size_t)n * c->n_kv_heads * d) || !oscar__finite_f32(v, (size_t)n * c->n_kv_heads * d))
+        return oscar__fail(c->msg, OSCAR_ERR_NONFINITE, "calib_add_kv: NaN or Inf in keys or values");
+    if (c->phase == 0) { /* pass 2 starts: freeze the normalised query covariances */
+        double s = 1.0 / ((double)c->n_q * (c->n_q_heads / c->n_kv_heads));
+        for (j = 0; j < c->n_kv_heads; j++) oscar__sym_from_upper(c->sqn + j * dd, c->sq + j * dd, d, s);
+        c->phase = 1;
+    }
+    for (j = 0; j < c->n_kv_heads; j++) {
+        const double *Sq = c->sqn + j * dd;
+        const float *rows[8];
+        double w[8];
+        int nr = 0;
+        for (t = 0; t < n; t++) {
+            const float *kr = k + ((size_t)t * c->n_kv_heads + j) * d;
+            double wt = 0.0;
+            for (a = 0; a < d; a++) {
+                double y = 0.0;
+                const double *Sa = Sq + (size_t)a * d;
+                for (b = 0; b < d; b++) y += Sa[b] * kr[b];
+                wt += y * kr[a];
+            }
+            if (wt < 0.0) wt = 0.0; /* Sq is positive semidefinite; only rounding can go below */
+            c->wsum[j] += wt;
+            w[nr] = wt;
+            rows[nr++] = v + ((size_t)t * c->n_kv_heads + j) * d;
+            if (nr == 8) {
+                oscar__syrk8(c->sv + j * dd, rows, w, nr, d);
+                oscar__syrk8(c->sv_plain + j * dd, rows, NULL, nr, d);
+                nr = 0;
+            }
+        }
+        if (nr) {
+            oscar__syrk8(c->sv + j * dd, rows, w, nr, d);
+            oscar__syrk8(c->sv_plain + j * dd, rows, NULL, nr, d);
+        }
+    }
+    c->n_kv += n;
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_calib_targets(oscar_calib *c, int kv_head, double *sk, double *sv) {
+    int d, j, j0, j1;
+    size_t dd, i;
+    if (!c) return OSCAR_ERR_NULL;
+    if (!c->sq) return oscar__fail(c->msg, OSCAR_ERR_STATE, "calib_targets: accumulator not initialised");
+    if (kv_head >= c->n_kv_heads) return oscar__fail(c->msg, OSCAR_ERR_INVALID_ARG, "calib_targets: KV head %d out of range", kv_head);
+    if (c->n_q == 0) return oscar__fail(c->msg, OSCAR_ERR_STATE, "calib_targets: no queries were added");
+    if (sv && c->n_kv == 0) return oscar__fail(c->msg, OSCAR_ERR_STATE, "calib_targets: no keys/values were added (pass 2)");
+    d = c->d;
+    dd = (size_t)d * d;
+    j0 = kv_head < 0 ? 0 : kv_head;
+    j1 = kv_head < 0 ? c->n_kv_heads : kv_head + 1;
+    if (sk) memset(sk, 0, dd * sizeof(double));
+    if (sv) memset(sv, 0, dd * sizeof(double));
+    for (j = j0; j < j1; j++) {
+        double inv = 1.0 / (j1 - j0);
+        if (sk) {
+            oscar__sym_from_upper(c->buf, c->sq + j * dd, d, 1.0 / ((double)c->n_q * (c->n_q_heads / c->n_kv_heads)));
+            for (i = 0; i < dd; i++) sk[i] += inv * c->buf[i];
+        }
+        if (sv) {
+            if (c->wsum[j] > 0.0) oscar__sym_from_upper(c->buf, c->sv + j * dd, d, 1.0 / c->wsum[j]);
+            else oscar__sym_from_upper(c->buf, c->sv_plain + j * dd, d, 1.0 / (double)c->n_kv);
+            for (i = 0; i < dd; i++) sv[i] += inv * c->buf[i];
+        }
+    }
+    return OSCAR_OK;
+}
+
+/* >>fit -------------------------------------------------------------------------------------- */
+static const char *const oscar__comp_names[] = {"r_h_pbr", "hadamard", "identity", "plain"};
+
+OSCAR_DEF const char *oscar_composition_name(int comp) {
+    return comp >= 0 && comp < 4 ? oscar__comp_names[comp] : "unknown";
+}
+
+OSCAR_DEF int oscar_composition_parse(const char *name) {
+    int i;
+    if (!name) return -1;
+    for (i = 0; i < 4; i++)
+        if (!strcmp(name, oscar__comp_names[i])) return i;
+    return -1;
+}
+
+OSCAR_DEF int oscar_rotation_fit(float *R, float *evals_out, const double *S, int d, int comp) {
+    double *U = NULL, *ev = NULL, *row = NULL;
+    int *perm = NULL, i, j, rc = OSCAR_OK;
+    if (!R) return OSCAR_ERR_NULL;
+    if (!oscar_is_pow2(d) || d > OSCAR_MAX_HEAD_DIM) return OSCAR_ERR_DIM;
+    if (comp < 0 || comp > 3) return OSCAR_ERR_INVALID_ARG;
+    if (comp == OSCAR_COMP_HADAMARD || comp == OSCAR_COMP_IDENTITY) {
+        if (comp == OSCAR_COMP_HADAMARD) oscar_hadamard_matrix(R, d);
+        else
+            for (i = 0; i < d * d; i++) R[i] = (i / d == i % d) ? 1.0f : 0.0f;
+        if (evals_out) {
+            if (S) for (i = 0; i < d; i++) evals_out[i] = (float)S[(size_t)i * d + i];
+            else memset(evals_out, 0, sizeof(float) * (size_t)d);
+        }
+        return OSCAR_OK;
+    }
+    if (!S) return OSCAR_ERR_NULL;
+    U = (double *)OSCAR_MALLOC(sizeof(double) * (size_t)d * d * 2);
+    ev = (double *)OSCAR_MALLOC(sizeof(double) * (size_t)d * 2);
+    perm = (int *)OSCAR_MALLOC(sizeof(int) * (size_t)d);
+    if (!U || !ev || !perm) { rc = OSCAR_ERR_NOMEM; goto done; }
+    row = ev + d;
+    rc = oscar_jacobi_eig(U, ev, S, d, U + (size_t)d * d);
+    if (rc != OSCAR_OK) goto done;
+    if (evals_out)
+        for (i = 0; i < d; i++) evals_out[i] = (float)ev[i];
+    if (comp == OSCAR_COMP_PLAIN) {
+        for (i = 0; i < d * d; i++) R[i] = (float)U[i];
+        goto done;
+    }
+    /* ranks: oscar_jacobi_eig sorts descending, so r_i = i; perm[br(i)] = r_i */
+    for (i = 0; i < d; i++) perm[oscar_bitrev(i, d)] = i;
+    for (i = 0; i < d; i++) {
+        for (j = 0; j < d; j++) row[j] = U[(size_t)i * d + j];
+        oscar_wht_f64(row, d);                                  /* row of U . H */
+        for (j = 0; j < d; j++) R[(size_t)i * d + j] = (float)row[perm[j]]; /* . P */
+    }
+done:
+    OSCAR_FREE(U);
+    OSCAR_FREE(ev);
+    OSCAR_FREE(perm);
+    return rc;
+}
+
+OSCAR_DEF double oscar_rotation_orth_error(const float *R, int d) {
+    double worst = 0.0;
+    int i, j, k;
+    if (!R || d < 1) return INFINITY;
+    for (i = 0; i < d; i++)
+        for (j = i; j < d; j++) {
+            double s = 0.0, e;
+            for (k = 0; k < d; k++) s += (double)R[(size_t)k * d + i] * R[(size_t)k * d + j];
+            e = fabs(s - (i == j ? 1.0 : 0.0));
+            if (!(e <= worst)) worst = e; /* NaN propagates as the worst */
+        }
+    return worst;
+}
+
+OSCAR_DEF void oscar_rotate_rows(float *y, const float *x, const float *R, int n, int d, int transpose) {
+    int r, i, j;
+    for (r = 0; r < n; r++) {
+        const float *xr = x + (size_t)r * d;
+        float *yr = y + (size_t)r * d;
+        if (transpose) { /* y_j = sum_i x_i R[j][i] */
+            for (j = 0; j < d; j++) {
+                const float *Rj = R + (size_t)j * d;
+                float s = 0.0f;
+                for (i = 0; i < d; i++) s += xr[i] * Rj[i];
+                yr[j] = s;
+            }
+        } else { /* y_j = sum_i x_i R[i][j] */
+            for (j = 0; j < d; j++) yr[j] = 0.0f;
+            for (i = 0; i < d; i++) {
+                const float *Ri = R + (size_t)i * d;
+                float xi = xr[i];
+                for (j = 0; j < d; j++) yr[j] += xi * Ri[j];
+            }
+        }
+    }
+}
+
+/* >>int2 ------------------------------------------------------------------------------------- */
+/* k-th smallest of a[0..n) (quickselect, a is reordered) */
+static float oscar__select(float *a, int n, int k) {
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        float pivot = a[lo + (hi - lo) / 2];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < pivot) i++;
+            while (a[j] > pivot) j--;
+            if (i <= j) {
+                float t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return a[k];
+    }
+    return a[k];
+}
+
+OSCAR_DEF float oscar_int2_clip_threshold(const float *x, int d, float clip) {
+    float a[OSCAR_MAX_HEAD_DIM];
+    int i, idx;
+    if (!(clip > 0.0f) || !x || d < 1 || d > OSCAR_MAX_HEAD_DIM) return INFINITY;
+    for (i = 0; i < d; i++) a[i] = fabsf(x[i]);
+    idx = (int)floorf(clip * (float)d);
+    if (idx > d - 1) idx = d - 1;
+    return oscar__select(a, d, idx);
+}
+
+OSCAR_DEF int oscar_int2_quantize_row(uint8_t *codes, uint16_t *sm, const float *x, int d, int g, float clip) {
+    float c[OSCAR_MAX_HEAD_DIM], thr;
+    uint8_t q[OSCAR_MAX_HEAD_DIM];
+    uint16_t out_sm[2 * OSCAR_MAX_HEAD_DIM]; /* written to sm only when the whole row succeeds */
+    int i, k, ng, d4;
+    if (!codes || !sm || !x) return OSCAR_ERR_NULL;
+    if (!oscar_is_pow2(d) || d < 4 || d > OSCAR_MAX_HEAD_DIM || !oscar_is_pow2(g) || g > d) return OSCAR_ERR_DIM;
+    if (!oscar__finite_f32(x, (size_t)d)) return OSCAR_ERR_NONFINITE;
+    thr = oscar_int2_clip_threshold(x, d, clip);
+    for (i = 0; i < d; i++) c[i] = x[i] > thr ? thr : (x[i] < -thr ? -thr : x[i]);
+    ng = d / g;
+    for (k = 0; k < ng; k++) {
+        const float *xg = c + k * g;
+        float mn = xg[0], mx = xg[0], scale, mn16, sc16;
+        uint16_t hs, hm;
+        for (i = 1; i < g; i++) {
+            if (xg[i] < mn) mn = xg[i];
+            if (xg[i] > mx) mx = xg[i];
+        }
+        scale = (mx - mn) / 3.0f;
+        hs = oscar_f32_to_f16(scale);
+        hm = oscar_f32_to_f16(mn);
+        if ((hs & 0x7c00u) == 0x7c00u || (hm & 0x7c00u) == 0x7c00u) return OSCAR_ERR_RANGE;
+        sc16 = oscar_f16_to_f32(hs);
+        mn16 = oscar_f16_to_f32(hm);
+        for (i = 0; i < g; i++) {
+            float t;
+            int v;
+            if (sc16 == 0.0f) { q[k * g + i] = 0; continue; }
+            t = floorf((xg[i] - mn16) / sc16 + 0.5f);
+            v = t < 0.0f ? 0 : (t > 3.0f ? 3 : (int)t);
+            q[k * g + i] = (uint8_t)v;
+        }
+        out_sm[2 * k] = hs;
+        out_sm[2 * k + 1] = hm;
+    }
+    memcpy(sm, out_sm, sizeof(uint16_t) * 2 * (size_t)ng);
+    d4 = d / 4;
+    for (i = 0; i < d4; i++)
+        codes[i] = (uint8_t)(q[i] | (q[i + d4] << 2) | (q[i + 2 * d4] << 4) | (q[i + 3 * d4] << 6));
+    return OSCAR_OK;
+}
+
+OSCAR_DEF void oscar_int2_dequantize_row(float *x, const uint8_t *codes, const uint16_t *sm, int d, int g) {
+    int i, d4 = d / 4;
+    for (i = 0; i < d; i++) {
+        int quarter = i / d4, b = i % d4, k = i / g;
+        int qv = (codes[b] >> (2 * quarter)) & 3;
+        x[i] = oscar_f16_to_f32(sm[2 * k + 1]) + (float)qv * oscar_f16_to_f32(sm[2 * k]);
+    }
+}
+
+/* >>kv --------------------------------------------------------------------------------------- */
+static int oscar__kv_seq_ok(const oscar_kv *kv, int seq) {
+    return kv && kv->seqs && seq >= 0 && seq < kv->cfg.max_seqs && kv->seqs[seq].used;
+}
+
+OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
+    oscar_kv_config c;
+    size_t pool_bytes, dd;
+    int d, i;
+    if (!kv) return OSCAR_ERR_NULL;
+    memset(kv, 0, sizeof(*kv));
+    if (!cfg_in) return oscar__fail(kv->msg, OSCAR_ERR_NULL, "kv_init: null config");
+    c = *cfg_in;
+    d = c.head_dim;
+    if (c.n_layers < 1 || c.n_kv_heads < 1)
+        return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: n_layers (%d) and n_kv_heads (%d) must be >= 1", c.n_layers, c.n_kv_heads);
+    if (!oscar_is_pow2(d) || d < 4 || d > OSCAR_MAX_HEAD_DIM)
+        return oscar__fail(kv->msg, OSCAR_ERR_DIM, "kv_init: head_dim %d is not a power of two in [4, %d]", d, OSCAR_MAX_HEAD_DIM);
+    if (c.mode != OSCAR_KV_BF16 && c.mode != OSCAR_KV_INT2)
+        return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: unknown mode %d", c.mode);
+    if (c.group_size == 0) c.group_size = d < 128 ? d : 128;
+    if (!oscar_is_pow2(c.group_size) || c.group_size > d || d % c.group_size)
+        return oscar__fail(kv->msg, OSCAR_ERR_DIM, "kv_init: group size %d is not a power of two dividing head_dim %d", c.group_size, d);
+    if (c.sink == 0) c.sink = 64;
+    else if (c.sink == OSCAR_NONE) c.sink = 0;
+    if (c.window == 0) c.window = 256;
+    else if (c.window == OSCAR_NONE) c.window = 0;
+    if (c.page_size == 0) c.page_size = 64;
+    if (c.max_pages == 0) c.max_pages = 1024;
+    if (c.max_seqs == 0) c.max_seqs = 16;
+    if (c.sink < 0 || c.window < 0 || c.page_size < 1 || c.max_pages < 1 || c.max_seqs < 1)
+        return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: negative sink/window or page_size/max_pages/max_seqs < 1");
+    if (c.sink > (1 << 20) || c.window > (1 << 20) || c.page_size > (1 << 16))
+        return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "kv_init: sink %d, window %d or page %d too large", c.sink, c.window, c.page_size);
+    if (c.window % c.page_size)
+        return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: page size %d must divide the window %d", c.page_size, c.window);
+    if (c.k_clip == 0.0f) c.k_clip = 0.96f;
+    if (c.v_clip == 0.0f) c.v_clip = 0.92f;
+    if (!(c.k_clip <= 1.0f) || !(c.v_clip <= 1.0f))
+        return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "kv_init: clip ratios must be <= 1 (or negative to disable)");
+    kv->d = d;
+    kv->g = c.group_size;
+    kv->S0 = c.sink;
+    kv->W = c.window;
+    kv->P = c.page_size;
+    kv->L = c.n_layers;
+    kv->Hkv = c.n_kv_heads;
+    kv->ring = c.window + c.page_size;
+    kv->int2 = c.mode == OSCAR_KV_INT2;
+    kv->k_clip = c.k_clip;
+    kv->v_clip = c.v_clip;
+    if (kv->int2)
+        kv->head_page_bytes = 2 * ((size_t)kv->P * d / 4 + (size_t)kv->P * (d / kv->g) * 4);
+    else
+        kv->head_page_bytes = 2 * (size_t)kv->P * d * 2;
+    kv->page_bytes = kv->head_page_bytes * kv->Hkv;
+    pool_bytes = kv->page_bytes * (size_t)kv->L;
+    if (pool_bytes / kv->L != kv->page_bytes || pool_bytes * (size_t)c.max_pages / c.max_pages != pool_bytes)
+        return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "kv_init: page pool size overflows");
+    pool_bytes *= (size_t)c.max_pages;
+    dd = (size_t)d * d;
+    if (kv->int2 && c.rot) {
+        const oscar_rotations *r = c.rot;
+        size_t n;
+        if (!r->k_rot || !r->v_rot)
+            return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: rotations are not loaded");
+        if (r->head_dim != d || r->n_layers != c.n_layers || (r->per_head && r->n_kv_heads != c.n_kv_heads))
+            return oscar__fail(kv->msg, OSCAR_ERR_SHAPE, "kv_init: rotations are for %d layers, head dim %d, %d KV heads; the cache has %d, %d, %d",
+                               r->n_layers, r->head_dim, r->n_kv_heads, c.n_layers, d, c.n_kv_heads);
+        kv->rot_heads = r->per_head ? r->n_kv_heads : 1;
+        n = (size_t)c.n_layers * kv->rot_heads * dd;
+        kv->k_rot = (float *)oscar__calloc(n, sizeof(float));
+        kv->v_rot = (float *)oscar__calloc(n, sizeof(float));
+        if (!kv->k_rot || !kv->v_rot) {
+            oscar_kv_free(kv);
+            return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for rotations");
+        }
+        memcpy(kv->k_rot, r->k_rot, n * sizeof(float));
+        memcpy(kv->v_rot, r->v_rot, n * sizeof(float));
+    }
+    c.rot = NULL; /* copied (or unused) */
+    kv->cfg = c;
+    kv->pool = (uint8_t *)OSCAR_MALLOC(pool_bytes ? pool_bytes : 1);
+    kv->refcount = (int *)oscar__calloc((size_t)c.max_pages, sizeof(int));
+    kv->free_list = (int *)oscar__calloc((size_t)c.max_pages, sizeof(int));
+    kv->seqs = (oscar_kv_seq *)oscar__calloc((size_t)c.max_seqs, sizeof(oscar_kv_seq));
+    if (!kv->pool || !kv->refcount || !kv->free_list || !kv->seqs) {
+        oscar_kv_free(kv);
+        return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for a pool of %d pages (%zu bytes)", c.max_pages, pool_bytes);
+    }
+    for (i = 0; i < c.max_pages; i++) kv->free_list[i] = c.max_pages - 1 - i; /* pop gives 0, 1, ... */
+    kv->n_free = c.max_pages;
+    return OSCAR_OK;
+}
+
+static void oscar__seq_clear(oscar_kv_seq *s) {
+    OSCAR_FREE(s->n_tok);
+    OSCAR_FREE(s->n_hist);
+    OSCAR_FREE(s->pages);
+    OSCAR_FREE(s->sink);
+    OSCAR_FREE(s->win);
+    memset(s, 0, sizeof(*s));
+}
+
+OSCAR_DEF void oscar_kv_free(oscar_kv *kv) {
+    int i;
+    if (!kv) return;
+    if (kv->seqs)
+        for (i = 0; i < kv->cfg.max_seqs; i++) oscar__seq_clear(&kv->seqs[i]);
+    OSCAR_FREE(kv->seqs);
+    OSCAR_FREE(kv->pool);
+    OSCAR_FREE(kv->refcount);
+    OSCAR_FREE(kv->free_list);
+    OSCAR_FREE(kv->k_rot);
+    OSCAR_FREE(kv->v_rot);
+    OSCAR_FREE(kv->scratch);
+    kv->seqs = NULL;
+    kv->pool = NULL;
+    kv->refcount = kv->free_list = NULL;
+    kv->k_rot = kv->v_rot = NULL;
+    kv->scratch = NULL;
+    kv->scratch_g = 0;
+}
+
+static size_t oscar__seq_sink_elems(const oscar_kv *kv) { return (size_t)kv->L * kv->Hkv * 2 * kv->S0 * kv->d; }
+static size_t oscar__seq_win_elems(const oscar_kv *kv) { return (size_t)kv->L * kv->Hkv * 2 * kv->ring * kv->d; }
+
+/* a fresh slot with its buffers allocated; returns the slot or a negative error */
+static int oscar__seq_new(oscar_kv *kv) {
+    int i;
+    oscar_kv_seq *s = NULL;
+    if (!kv || !kv->seqs) return OSCAR_ERR_STATE;
+    for (i = 0; i < kv->cfg.max_seqs; i++)
+        if (!kv->seqs[i].used) { s = &kv->seqs[i]; break; }
+    if (!s) return oscar__fail(kv->msg, OSCAR_ERR_SEQ_LIMIT, "all %d sequence slots are in use", kv->cfg.max_seqs);
+    s->n_tok = (int *)oscar__calloc((size_t)kv->L, sizeof(int));
+    s->n_hist = (int *)oscar__calloc((size_t)kv->L, sizeof(int));
+    s->sink = (uint16_t *)oscar__calloc(oscar__seq_sink_elems(kv), sizeof(uint16_t));
+    s->win = (uint16_t *)oscar__calloc(oscar__seq_win_elems(kv), sizeof(uint16_t));
+    if (!s->n_tok || !s->n_hist || !s->sink || !s->win) {
+        oscar__seq_clear(s);
+        return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "out of memory for a sequence's BF16 sink and window");
+    }
+    s->used = 1;
+    return i;
+}
+
+OSCAR_DEF int oscar_kv_seq_create(oscar_kv *kv, int *seq) {
+    int id;
+    if (!kv || !seq) return kv ? oscar__fail(kv->msg, OSCAR_ERR_NULL, "seq_create: null output") : OSCAR_ERR_NULL;
+    id = oscar__seq_new(kv);
+    if (id < 0) return id;
+    *seq = id;
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_kv_seq_fork(oscar_kv *kv, int src, int *dst) {
+    oscar_kv_seq *a, *b;
+    int id, l, i;
+    if (!kv || !dst) return kv ? oscar__fail(kv->msg, OSCAR_ERR_NULL, "seq_fork: null output") : OSCAR_ERR_NULL;
+    if (!oscar__kv_seq_ok(kv, src)) return oscar__fail(kv->msg, OSCAR_ERR_NO_SEQ, "seq_fork: no sequence %d", src);
+    a = &kv->seqs[src];
+    for (l = 1; l < kv->L; l++)
+        if (a->n_tok[l] != a->n_tok[0])
+            return oscar__fail(kv->msg, OSCAR_ERR_STATE, "seq_fork: layers of sequence %d hold different token counts (%d vs %d)", src, a->n_tok[0], a->n_tok[l]);
+    id = oscar__seq_new(kv);
+    if (id < 0) return id;
+    a = &kv->seqs[src];
+    b = &kv->seqs[id];
+    if (a->n_pages) {
+        b->pages = (int *)OSCAR_MALLOC(sizeof(int) * (size_t)a->n_pages);
+        if (!b->pages) {
+            oscar__seq_clear(b);
+            return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "seq_fork: out of memory for the block table");
+        }
+        memcpy(b->pages, a->pages, sizeof(int) * (size_t)a->n_pages);
+        b->n_pages = b->cap_pages = a->n_pages;
+        for (i = 0; i < a->n_pages; i++) kv->refcount[a->pages[i]]++;
+    }
+    memcpy(b->n_tok, a->n_tok, sizeof(int) * (size_t)kv->L);
+    memcpy(b->n_hist, a->n_hist, sizeof(int) * (size_t)kv->L);
+    memcpy(b->sink, a->sink, oscar__seq_sink_elems(kv) * sizeof(uint16_t));
+    memcpy(b->win, a->win, oscar__seq_win_elems(kv) * sizeof(uint16_t));
+    *dst = id;
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_kv_seq_release(oscar_kv *kv, int seq) {
+    oscar_kv_seq *s;
+    int i;
+    if (!kv) return OSCAR_ERR_NULL;
+    if (!oscar__kv_seq_ok(kv, seq)) return oscar__fail(kv->msg, OSCAR_ERR_NO_SEQ, "seq_release: no sequence %d", seq);
+    s = &kv->seqs[seq];
+    for (i = 0; i < s->n_pages; i++) {
+        int p = s->pages[i];
+        OSCAR_ASSERT(kv->refcount[p] > 0);
+        if (--kv->refcount[p] == 0) kv->free_list[kv->n_free++] = p;
+    }
+    oscar__seq_clear(s);
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_kv_seq_length(const oscar_kv *kv, int seq, int layer) {
+    if (!oscar__kv_seq_ok(kv, seq)) return OSCAR_ERR_NO_SEQ;
+    if (layer < 0 || layer >= kv->L) return OSCAR_ERR_INVALID_ARG;
+    return kv->seqs[seq].n_tok[layer];
+}
+
+OSCAR_DEF uint8_t *oscar_kv_page_ptr(const oscar_kv *kv, int layer, int page, int kv_head) {
+    if (!kv || !kv->pool || layer < 0 || layer >= kv->L || page < 0 || page >= kv->cfg.max_pages || kv_head < 0 || kv_head >= kv->Hkv)
+        return NULL;
+    return kv->pool + (((size_t)layer * kv->cfg.max_pages + page) * kv->Hkv + kv_head) * kv->head_page_bytes;
+}
+
+OSCAR_DEF uint16_t *oscar_kv_sink_ptr(const oscar_kv *kv, int seq, int layer, int kv_head) {
+    if (!oscar__kv_seq_ok(kv, seq) || layer < 0 || layer >= kv->L || kv_head < 0 || kv_head >= kv->Hkv) return NULL;
+    return kv->seqs[seq].sink + ((size_t)layer * kv->Hkv + kv_head) * 2 * kv->S0 * kv->d;
+}
+
+OSCAR_DEF uint16_t *oscar_kv_window_ptr(const oscar_kv *kv, int seq, int layer, int kv_head) {
+    if (!oscar__kv_seq_ok(kv, seq) || layer < 0 || layer >= kv->L || kv_head < 0 || kv_head >= kv->Hkv) return NULL;
+    return kv->seqs[seq].win + ((size_t)layer * kv->Hkv + kv_head) * 2 * kv->ring * kv->d;
+}
+
+OSCAR_DEF const int *oscar_kv_block_table(const oscar_kv *kv, int seq, int *n_pages) {
+    if (!oscar__kv_seq_ok(kv, seq)) {
+        if (n_pages) *n_pages = 0;
+        return NULL;
+    }
+    if (n_pages) *n_pages = kv->seqs[seq].n_pages;
+    return kv->seqs[seq].pages;
+}
+
+OSCAR_DEF const float *oscar_kv_rotation(const oscar_kv *kv, int layer, int kv_head, int is_v) {
+    const float *base;
+    if (!kv || layer < 0 || layer >= kv->L || kv_head < 0 || kv_head >= kv->Hkv) return NULL;
+    base = is_v ? kv->v_rot : kv->k_rot;
+    if (!base) return NULL;
+    return base + ((size_t)layer * kv->rot_heads + (kv->rot_heads > 1 ? kv_head : 0)) * kv->d * kv->d;
+}
+
+/* quantise (or copy) the P oldest window rows of (seq, layer) into history page `page` */
+static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) {
+    int h, t, d = kv->d, P = kv->P, ng = kv->d / kv->g, half;
+    float row[OSCAR_MAX_HEAD_DIM];
+    for (h = 0; h < kv->Hkv; h++) {
+        uint8_t *pg = oscar_kv_page_ptr(kv, layer, page, h);
+        const uint16_t *win = oscar_kv_window_ptr(kv, (int)(s - kv->seqs), layer, h);
+        for (half = 0; half < 2; half++) { /* K then V */
+            const uint16_t *ring = win + (size_t)half * kv->ring * d;
+            uint8_t *base = pg + (size_t)half * (kv->head_page_bytes / 2);
+            for (t = 0; t < P; t++) {
+                int slot = (s->n_hist[layer] + t) % kv->ring, i;
+                const uint16_t *src = ring + (size_t)slot * d;
+                if (kv->int2) {
+                    int rc;
+                    for (i = 0; i < d; i++) row[i] = oscar_bf16_to_f32(src[i]);
+                    rc = oscar_int2_quantize_row(base + (size_t)t * (d / 4), (uint16_t *)(void *)(base + (size_t)P * (d / 4) + (size_t)t * ng * 4),
+                                                 row, d, kv->g, half ? kv->v_clip : kv->k_clip);
+                    OSCAR_ASSERT(rc == OSCAR_OK); /* rows were range-checked on append */
+                    (void)rc;
+                } else {
+                    memcpy(base + (size_t)t * d * 2, src, (size_t)d * 2);
+                }
+            }
+        }
+    }
+    s->n_hist[layer] += P;
+}
+
+OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, const float *v, int n) {
+    oscar_kv_seq *s;
+    int d, Hkv, t, h, half, i, tok, hist, last_page = -1, new_pages;
+    float row[OSCAR_MAX_HEAD_DIM];
+    if (!kv) return OSCAR_ERR_NULL;
+    if (!oscar__kv_seq_ok(kv, seq)) return oscar__fail(kv->msg, OSCAR_ERR_NO_SEQ, "append: no sequence %d", seq);
+    if (layer < 0 || layer >= kv->L) return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "append: layer %d out of range [0, %d)", layer, kv->L);
+    if (n < 0) return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "append: negative token count %d", n);
+    if (n == 0) return OSCAR_OK;
+    if (!k || !v) return oscar__fail(kv->msg, OSCAR_ERR_NULL, "append: null keys or values");
+    s = &kv->seqs[seq];
+    d = kv->d;
+    Hkv = kv->Hkv;
+    if (n > (1 << 30) - s->n_tok[layer]) return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "append: sequence too long");
+    /* validate everything before touching the cache */
+    for (t = 0; t < n; t++)
+        for (h = 0; h < Hkv; h++)
+            for (half = 0; half < 2; half++) {
+                const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
+                double nrm = 0.0;
+                if (!oscar__finite_f32(x, (size_t)d))
+                    return oscar__fail(kv->msg, OSCAR_ERR_NONFINITE, "append: NaN or Inf in %s row of token %d, KV head %d (nothing appended)", half ? "V" : "K", t, h);
+                if (kv->int2) {
+                    for (i = 0; i < d; i++) nrm += (double)x[i] * x[i];
+                    if (nrm > 32768.0 * 32768.0)
+                        return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "append: %s row of token %d, KV head %d has norm %.4g > 32768, beyond the fp16 scales (nothing appended)", half ? "V" : "K", t, h, sqrt(nrm));
+                }
+            }
+    /* pages this append will need */
+    tok = s->n_tok[layer];
+    hist = s->n_hist[layer];
+    for (t = 0; t < n; t++) {
+        tok++;
+        if (tok > kv->S0 && tok - kv->S0 - hist == kv->ring) {
+            last_page = hist / kv->P;
+            hist += kv->P;
+        }
+    }
+    new_pages = last_page + 1 - s->n_pages;
+    if (new_pages > 0) {
+        if (new_pages > kv->n_free)
+            return oscar__fail(kv->msg, OSCAR_ERR_POOL_FULL, "append: needs %d new pages, %d of %d free (nothing appended)", new_pages, kv->n_free, kv->cfg.max_pages);
+        if (last_page + 1 > s->cap_pages) {
+            int cap = s->cap_pages ? s->cap_pages : 16;
+            int *np;
+            while (cap < last_page + 1) cap *= 2;
+            np = (int *)OSCAR_REALLOC(s->pages, sizeof(int) * (size_t)cap);
+            if (!np) return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "append: out of memory for the block table (nothing appended)");
+            s->pages = np;
+            s->cap_pages = cap;
+        }
+    }
+    /* write */
+    for (t = 0; t < n; t++) {
+        int pos = s->n_tok[layer];
+        for (h = 0; h < Hkv; h++)
+            for (half = 0; half < 2; half++) {
+                const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
+                const float *R = kv->int2 ? oscar_kv_rotation(kv, layer, h, half) : NULL;
+                uint16_t *dst;
+                if (R) oscar_rotate_rows(row, x, R, 1, d, 0);
+                else memcpy(row, x, sizeof(float) * (size_t)d);
+                if (pos < kv->S0) dst = oscar_kv_sink_ptr(kv, seq, layer, h) + ((size_t)half * kv->S0 + pos) * d;
+                else dst = oscar_kv_window_ptr(kv, seq, layer, h) + ((size_t)half * kv->ring + (pos - kv->S0) % kv->ring) * d;
+                for (i = 0; i < d; i++) dst[i] = oscar_f32_to_bf16(row[i]);
+            }
+        s->n_tok[layer] = ++pos;
+        if (pos > kv->S0 && pos - kv->S0 - s->n_hist[layer] == kv->ring) {
+            int pi = s->n_hist[layer] / kv->P;
+            if (pi == s->n_pages) {
+                int p = kv->free_list[--kv->n_free];
+                kv->refcount[p] = 1;
+                s->pages[s->n_pages++] = p;
+            }
+            oscar__kv_flush(kv, s, layer, s->pages[pi]);
+        }
+    }
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_kv_segments(const oscar_kv *kv, int seq, int layer, int *n_sink, int *n_hist, int *n_recent) {
+    const oscar_kv_seq *s;
+    int n, ns;
+    if (!kv) return OSCAR_ERR_NULL;
+    if (!oscar__kv_seq_ok(kv, seq)) return OSCAR_ERR_NO_SEQ;
+    if (layer < 0 || layer >= kv->L) return OSCAR_ERR_INVALID_ARG;
+    s = &kv->seqs[seq];
+    n = s->n_tok[layer];
+    ns = n < kv->S0 ? n : kv->S0;
+    if (n_sink) *n_sink = ns;
+    if (n_hist) *n_hist = s->n_hist[layer];
+    if (n_recent) *n_recent = n - ns - s->n_hist[layer];
+    return OSCAR_OK;
+}
+
+/* the stored K (half 0) or V (half 1) row of a position, as fp32 in the rotated basis */
+static void oscar__kv_row(const oscar_kv *kv, int seq, int layer, int h, int pos, int half, float *out) {
+    const oscar_kv_seq *s = &kv->seqs[seq];
+    int d = kv->d, i;
+    const uint16_t *src;
+    if (pos < kv->S0) {
+        src = oscar_kv_sink_ptr(kv, seq, layer, h) + ((size_t)half * kv->S0 + pos) * d;
+    } else if (pos - kv->S0 < s->n_hist[layer]) {
+        int r = pos - kv->S0, P = kv->P;
+        const uint8_t *base = oscar_kv_page_ptr(kv, layer, s->pages[r / P], h) + (size_t)half * (kv->head_page_bytes / 2);
+        int t = r % P;
+        if (kv->int2) {
+            oscar_int2_dequantize_row(out, base + (size_t)t * (d / 4), (const uint16_t *)(const void *)(base + (size_t)P * (d / 4) + (size_t)t * (d / kv->g) * 4), d, kv->g);
+            return;
+        }
+        src = (const uint16_t *)(const void *)(base + (size_t)t * d * 2);
+    } else {
+        src = oscar_kv_window_ptr(kv, seq, layer, h) + ((size_t)half * kv->ring + (pos - kv->S0) % kv->ring) * d;
+    }
+    for (i = 0; i < d; i++) out[i] = oscar_bf16_to_f32(src[i]);
+}
+
+OSCAR_DEF int oscar_kv_read_row(const oscar_kv *kv, int seq, int layer, int kv_head, int pos, float *k, float *v) {
+    if (!kv) return OSCAR_ERR_NULL;
+    if (!oscar__kv_seq_ok(kv, seq)) return OSCAR_ERR_NO_SEQ;
+    if (layer < 0 || layer >= kv->L || kv_head < 0 || kv_head >= kv->Hkv) return OSCAR_ERR_INVALID_ARG;
+    if (pos < 0 || pos >= kv->seqs[seq].n_tok[layer]) return OSCAR_ERR_RANGE;
+    if (k) oscar__kv_row(kv, seq, layer, kv_head, pos, 0, k);
+    if (v) oscar__kv_row(kv, seq, layer, kv_head, pos, 1, v);
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_kv_memory_usage(const oscar_kv *kv, int seq, oscar_kv_memory *m) {
+    int l, i, s0, s1;
+    size_t row_bf16, row_codes, row_scales;
+    double elems = 0.0;
+    if (!kv || !m) return OSCAR_ERR_NULL;
+    if (seq >= 0 && !oscar__kv_seq_ok(kv, seq)) return OSCAR_ERR_NO_SEQ;
+    memset(m, 0, sizeof(*m));
+    row_bf16 = (size_t)kv->Hkv * 2 * kv->d * 2; /* one token, one layer, K and V */
+    row_codes = (size_t)kv->Hkv * 2 * (kv->d / 4);
+    row_scales = (size_t)kv->Hkv * 2 * (kv->d / kv->g) * 4;
+    s0 = seq >= 0 ? seq : 0;
+    s1 = seq >= 0 ? seq + 1 : kv->cfg.max_seqs;
+    for (i = s0; i < s1; i++) {
+        const oscar_kv_seq *s = &kv->seqs[i];
+        if (!s->used) continue;
+        m->n_tokens += s->n_tok[0];
+        for (l = 0; l < kv->L; l++) {
+            int n = s->n_tok[l], ns = n < kv->S0 ? n : kv->S0, nh = s->n_hist[l], nw = n - ns - nh;
+            if (l == 0) {
+                m->n_sink += ns;
+                m->n_history += nh;
+                m->n_window += nw;
+            }
+            m->sink_bytes += (size_t)ns * row_bf16;
+            m->window_bytes += (size_t)nw * row_bf16;
+            elems += (double)n * kv->Hkv * 2 * kv->d;
+            if (seq >= 0) { /* pages counted per sequence; the whole cache counts them once below */
+                if (kv->int2) {
+                    m->code_bytes += (size_t)nh * row_codes;
+                    m->scale_bytes += (size_t)nh * row_scales;
+                } else {
+                    m->history_bf16_bytes += (size_t)nh * row_bf16;
+                }
+            }
+        }
+    }
+    if (seq < 0) { /* distinct pages in use, each a full page of every layer */
+        size_t used = (size_t)(kv->cfg.max_pages - kv->n_free) * kv->P * kv->L;
+        if (kv->int2) {
+            m->code_bytes = used * row_codes;
+            m->scale_bytes = used * row_scales;
+        } else {
+            m->history_bf16_bytes = used * row_bf16;
+        }
+    }
+    m->total_bytes = m->sink_bytes + m->window_bytes + m->code_bytes + m->scale_bytes + m->history_bf16_bytes;
+    m->bf16_equiv_bytes = (size_t)(elems * 2.0);
+    m->bytes_per_token = m->n_tokens ? (double)m->total_bytes / (double)m->n_tokens : 0.0;
+    m->bits_per_element = elems > 0 ? (double)m->total_bytes * 8.0 / elems : 0.0;
+    m->history_bits_per_element = kv->int2 ? 2.0 + 32.0 / kv->g : 16.0;
+    return OSCAR_OK;
+}
+
+/* >>attn ------------------------------------------------------------------------------------- */
+/* running softmax state of one query head: max m, sum l, accumulator acc[d] */
+typedef struct oscar__softmax {
+    double m, l;
+    double *acc;
+} oscar__softmax;
+
+static void oscar__sm_reset(oscar__softmax *st, int d) {
+    st->m = -INFINITY;
+    st->l = 0.0;
+    memset(st->acc, 0, sizeof(double) * (size_t)d);
+}
+
+static void oscar__sm_add(oscar__softmax *st, double s, const float *v, int d) {
+    int i;
+    if (s > st->m) {
+        double c = exp(st->m - s); /* 0 when m = -inf */
+        st->l *= c;
+        for (i = 0; i < d; i++) st->acc[i] *= c;
+        st->m = s;
+    }
+    {
+        double p = exp(s - st->m);
+        st->l += p;
+        for (i = 0; i < d; i++) st->acc[i] += p * v[i];
+    }
+}
+
+/* log-sum-exp merge: dst <- dst (+) src */
+static void oscar__sm_merge(oscar__softmax *dst, const oscar__softmax *src, int d) {
+    double m, a, b;
+    int i;
+    if (src->l == 0.0) return;
+    m = dst->m > src->m ? dst->m : src->m;
+    a = dst->l == 0.0 ? 0.0 : exp(dst->m - m);
+    b = exp(src->m - m);
+    for (i = 0; i < d; i++) dst->acc[i] = dst->acc[i] * a + src->acc[i] * b;
+    dst->l = dst->l * a + src->l * b;
+    dst->m = m;
+}
+
+static double oscar__dot(const float *a, const float *b, int d) {
+    double s = 0.0;
+    int i;
+    for (i = 0; i < d; i++) s += (double)a[i] * b[i];
+    return s;
+}
+
+OSCAR_DEF void oscar_attend_rows(float *out, double *lse, const float *q, const float *k, const float *v, int n, int d, int stride, float scale) {
+    double accbuf[OSCAR_MAX_HEAD_DIM];
+    oscar__softmax st;
+    int t, i;
+    st.acc = accbuf;
+    oscar__sm_reset(&st, d);
+    for (t = 0; t < n; t++) oscar__sm_add(&st, oscar__dot(q, k + (size_t)t * stride, d) * scale, v + (size_t)t * stride, d);
+    for (i = 0; i < d; i++) out[i] = st.l > 0.0 ? (float)(st.acc[i] / st.l) : 0.0f;
+    if (lse) *lse = st.l > 0.0 ? st.m + log(st.l) : -INFINITY;
+}
+
+OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, const float *q, int n_q_heads, float scale) {
+    int d, G, j, g, i, seg, n, ns, nh, pos;
+    float *qr, *krow, *vrow, *orot;
+    double *dbl;
+    oscar__softmax *tot, *part;
+    if (!kv) return OSCAR_ERR_NULL;
+    if (!out || !q) return oscar__fail(kv->msg, OSCAR_ERR_NULL, "attend: null query or output");
+    if (!oscar__kv_seq_ok(kv, seq)) return oscar__fail(kv->msg, OSCAR_ERR_NO_SEQ, "attend: no sequence %d", seq);
+    if (layer < 0 || layer >= kv->L) return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "attend: layer %d out of range [0, %d)", layer, kv->L);
+    if (n_q_heads < 1 || n_q_heads % kv->Hkv)
+        return oscar__fail(kv->msg, OSCAR_ERR_SHAPE, "attend: GQA mismatch: %d query heads for %d KV heads", n_q_heads, kv->Hkv);
+    if (!oscar__finite_f32(q, (size_t)n_q_heads * kv->d)) return oscar__fail(kv->msg, OSCAR_ERR_NONFINITE, "attend: NaN or Inf in the query");
+    if (!(scale >= 0.0f) || !oscar__finite_f32(&scale, 1)) return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "attend: scale must be finite and >= 0");
+    n = kv->seqs[seq].n_tok[layer];
+    if (n == 0) return oscar__fail(kv->msg, OSCAR_ERR_STATE, "attend: sequence %d layer %d holds no tokens", seq, layer);
+    d = kv->d;
+    G = n_q_heads / kv->Hkv;
+    if (scale == 0.0f) scale = (float)(1.0 / sqrt((double)d));
+    if (G > kv->scratch_g) {
+        /* [2G] softmax states, [2G][d] double accumulators, floats: qr [G][d], k, v, o rows */
+        size_t bytes = sizeof(oscar__softmax) * 2 * (size_t)G + sizeof(double) * 2 * (size_t)G * d + sizeof(float) * ((size_t)G * d + 3 * (size_t)d);
+        double *p = (double *)OSCAR_REALLOC(kv->scratch, bytes);
+        if (!p) return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "attend: out of memory for scratch");
+        kv->scratch = p;
+        kv->scratch_g = G;
+    }
+    tot = (oscar__softmax *)(void *)kv->scratch;
+    part = tot + G;
+    dbl = (double *)(void *)(part + G);
+    qr = (float *)(void *)(dbl + (size_t)2 * G * d);
+    krow = qr + (size_t)G * d;
+    vrow = krow + d;
+    orot = vrow + d;
+    for (g = 0; g < G; g++) {
+        tot[g].acc = dbl + (size_t)g * d;
+        part[g].acc = dbl + (size_t)(G + g) * d;
+    }
+    oscar_kv_segments(kv, seq, layer, &ns, &nh, NULL);
+    for (j = 0; j < kv->Hkv; j++) {
+        const float *Rk = oscar_kv_rotation(kv, layer, j, 0), *Rv = oscar_kv_rotation(kv, layer, j, 1);
+        for (g = 0; g < G; g++) {
+            const float *qh = q + (size_t)(j * G + g) * d;
+            if (Rk) oscar_rotate_rows(qr + (size_t)g * d, qh, Rk, 1, d, 0);
+            else memcpy(qr + (size_t)g * d, qh, sizeof(float) * (size_t)d);
+            oscar__sm_reset(&tot[g], d);
+        }
+        /* segments: sink [0, ns), history [ns, ns + nh), recent [ns + nh, n); one partial each,
+           merged by log-sum-exp as a split kernel would */
+        for (seg = 0; seg < 3; seg++) {
+            int a = seg == 0 ? 0 : (seg == 1 ? ns : ns + nh);
+            int b = seg == 0 ? ns : (seg == 1 ? ns + nh : n);
+            if (a == b) continue;
+            for (g = 0; g < G; g++) oscar__sm_reset(&part[g], d);
+            for (pos = a; pos < b; pos++) {
+                oscar__kv_row(kv, seq, layer, j, pos, 0, krow); /* dequantised once for all G heads */
+                oscar__kv_row(kv, seq, layer, j, pos, 1, vrow);
+                for (g = 0; g < G; g++) oscar__sm_add(&part[g], oscar__dot(qr + (size_t)g * d, krow, d) * scale, vrow, d);
+            }
+            for (g = 0; g < G; g++) oscar__sm_merge(&tot[g], &part[g], d);
+        }
+        for (g = 0; g < G; g++) {
+            float *oh = out + (size_t)(j * G + g) * d;
+            for (i = 0; i < d; i++) orot[i] = (float)(tot[g].acc[i] / tot[g].l);
+            if (Rv && !kv->cfg.absorb_v) oscar_rotate_rows(oh, orot, Rv, 1, d, 1);
+            else memcpy(oh, orot, sizeof(float) * (size_t)d);
+        }
+    }
+    return OSCAR_OK;
+}
+
+/* >>safetensors ------------------------------------------------------------------------------ */
+static const char *const oscar__dtype_names[OSCAR_DTYPE_COUNT] = {"F32", "F16", "BF16", "F64", "I64", "I32", "I16", "I8", "U8", "BOOL"};
+static const unsigned char oscar__dtype_sizes[OSCAR_DTYPE_COUNT] = {4, 2, 2, 8, 8, 4, 2, 1, 1, 1};
+
+OSCAR_DEF const char *oscar_dtype_name(int dtype) { return dtype >= 0 && dtype < OSCAR_DTYPE_COUNT ? oscar__dtype_names[dtype] : "?"; }
+OSCAR_DEF size_t oscar_dtype_size(int dtype) { return dtype >= 0 && dtype < OSCAR_DTYPE_COUNT ? oscar__dtype_sizes[dtype] : 0; }
+
+OSCAR_DEF int64_t oscar_st_numel(const oscar_st_tensor *t) {
+    int64_t n = 1;
+    int i;
+    if (!t) return 0;
+    for (i = 0; i < t->ndim; i++) n *= t->shape[i];
+    return n;
+}
+
+/* a strict little JSON reader for the safetensors header */
+typedef struct oscar__json {
+    const char *p, *end, *start;
+    char *msg;
+    const char *file;
+} oscar__json;
+
+static void oscar__ws(oscar__json *j) {
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) j->p++;
+}
+
+static int oscar__jerr(oscar__json *j, const char *what) {
+    return oscar__fail(j->msg, OSCAR_ERR_FORMAT, "%s: JSON header: %s at byte %ld", j->file, what, (long)(j->p - j->start) + 8);
+}
+
+static int oscar__expect(oscar__json *j, char c) {
+    oscar__ws(j);
+    if (j->p >= j->end || *j->p != c) {
+        char what[32];
+        snprintf(what, sizeof what, "expected '%c'", c);
+        return oscar__jerr(j, what);
+    }
+    j->p++;
+    return OSCAR_OK;
+}
+
+static int oscar__hex4(const char *p, unsigned *out) {
+    int i;
+    unsigned v = 0;
+    for (i = 0; i < 4; i++) {
+        char c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
+        else return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* parses a JSON string into a new heap string (UTF-8) */
+static int oscar__jstring(oscar__json *j, char **out) {
+    const char *s;
+    char *buf, *w;
+    *out = NULL;
+    oscar__ws(j);
+    if (j->p >= j->end || *j->p != '"') return oscar__jerr(j, "expected a string");
+    s = ++j->p;
+    while (j->p < j->end && *j->p != '"') {
+        if (*j->p == '\\') j->p++;
+        j->p++;
+    }
+    if (j->p >= j->end) return oscar__jerr(j, "unterminated string");
+    buf = w = (char *)OSCAR_MALLOC((size_t)(j->p - s) + 1);
+    if (!buf) return oscar__fail(j->msg, OSCAR_ERR_NOMEM, "%s: out of memory", j->file);
+    while (s < j->p) {
+        unsigned char c = (unsigned char)*s++;
+        if (c < 0x20) { OSCAR_FREE(buf); return oscar__jerr(j, "control character in string"); }
+        if (c != '\\') { *w++ = (char)c; continue; }
+        c = (unsigned char)*s++;
+        switch (c) {
+        case '"': *w++ = '"'; break;
+        case '\\': *w++ = '\\'; break;
+        case '/': *w++ = '/'; break;
+        case 'b': *w++ = '\b'; break;
+        case 'f': *w++ = '\f'; break;
+        case 'n': *w++ = '\n'; break;
+        case 'r': *w++ = '\r'; break;
+        case 't': *w++ = '\t'; break;
+        case 'u': {
+            unsigned cp, lo;
+            if (j->p - s < 4 || !oscar__hex4(s, &cp)) { OSCAR_FREE(buf); return oscar__jerr(j, "bad \\u escape"); }
+            s += 4;
+            if (cp >= 0xD800 && cp < 0xDC00) {
+                if (j->p - s < 6 || s[0] != '\\' || s[1] != 'u' || !oscar__hex4(s + 2, &lo) || lo < 0xDC00 || lo > 0xDFFF) {
+                    OSCAR_FREE(buf);
+                    return oscar__jerr(j, "bad surrogate pair");
+                }
+                s += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                OSCAR_FREE(buf);
+                return oscar__jerr(j, "lone low surrogate");
+            }
+            if (cp == 0) { OSCAR_FREE(buf); return oscar__jerr(j, "NUL in string"); }
+            if (cp < 0x80) *w++ = (char)cp;
+            else if (cp < 0x800) { *w++ = (char)(0xC0 | (cp >> 6)); *w++ = (char)(0x80 | (cp & 0x3F)); }
+            else if (cp < 0x10000) { *w++ = (char)(0xE0 | (cp >> 12)); *w++ = (char)(0x80 | ((cp >> 6) & 0x3F)); *w++ = (char)(0x80 | (cp & 0x3F)); }
+            else { *w++ = (char)(0xF0 | (cp >> 18)); *w++ = (char)(0x80 | ((cp >> 12) & 0x3F)); *w++ = (char)(0x80 | ((cp >> 6) & 0x3F)); *w++ = (char)(0x80 | (cp & 0x3F)); }
+            break;
+        }
+        default: OSCAR_FREE(buf); return oscar__jerr(j, "bad escape");
+        }
+    }
+    *w = 0;
+    j->p++;
+    *out = buf;
+    return OSCAR_OK;
+}
+
+static int oscar__juint(oscar__json *j, uint64_t *out) {
+    uint64_t v = 0;
+    const char *s;
+    oscar__ws(j);
+    s = j->p;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
+        unsigned dgt = (unsigned)(*j->p - '0');
+        if (v > (UINT64_MAX - dgt) / 10) return oscar__jerr(j, "integer overflow");
+        v = v * 10 + dgt;
+        j->p++;
+    }
+    if (j->p == s) return oscar__jerr(j, "expected a non-negative integer");
+    if (j->p - s > 1 && *s == '0') return oscar__jerr(j, "leading zero in integer");
+    if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E')) return oscar__jerr(j, "expected an integer");
+    *out = v;
+    return OSCAR_OK;
+}
+
+/* peek: next non-space character, 0 at the end */
+static char oscar__peek(oscar__json *j) {
+    oscar__ws(j);
+    return j->p < j->end ? *j->p : 0;
+}
+
+/* [u, u, ...] up to max items; returns count in *n */
+static int oscar__juint_array(oscar__json *j, uint64_t *vals, int max, int *n) {
+    int rc;
+    *n = 0;
+    if ((rc = oscar__expect(j, '[')) != OSCAR_OK) return rc;
+    if (oscar__peek(j) == ']') { j->p++; return OSCAR_OK; }
+    for (;;) {
+        if (*n >= max) return oscar__jerr(j, "too many array items");
+        if ((rc = oscar__juint(j, &vals[(*n)++])) != OSCAR_OK) return rc;
+        if (oscar__peek(j) == ',') { j->p++; continue; }
+        return oscar__expect(j, ']');
+    }
+}
+
+static int oscar__st_tensor(oscar__json *j, oscar_st_tensor *t) {
+    int rc, have_dtype = 0, have_shape = 0, have_off = 0, n, i;
+    uint64_t vals[OSCAR_ST_MAX_DIMS + 1];
+    char *key = NULL;
+    if ((rc = oscar__expect(j, '{')) != OSCAR_OK) return rc;
+    if (oscar__peek(j) == '}') return oscar__fail(j->msg, OSCAR_ERR_FORMAT, "%s: tensor '%s' has no fields", j->file, t->name);
+    for (;;) {
+        if ((rc = oscar__jstring(j, &key)) != OSCAR_OK) return rc;
+        if ((rc = oscar__expect(j, ':')) != OSCAR_OK) goto fail;
+        if (!strcmp(key, "dtype") && !have_dtype) {
+            char *dt = NULL;
+            if ((rc = oscar__jstring(j, &dt)) != OSCAR_OK) goto fail;
+            t->dtype = -1;
+            for (i = 0; i < OSCAR_DTYPE_COUNT; i++)
+                if (!strcmp(dt, oscar__dtype_names[i])) t->dtype = i;
+            if (t->dtype < 0) {
+                rc = oscar__fail(j->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' has unsupported dtype '%s'", j->file, t->name, dt);
+                OSCAR_FREE(dt);
+                goto fail;
+            }
+            OSCAR_FREE(dt);
+            have_dtype = 1;
+        } else if (!strcmp(key, "shape") && !have_shape) {
+            if ((rc = oscar__juint_array(j, vals, OSCAR_ST_MAX_DIMS, &n)) != OSCAR_OK) goto fail;
+            t->ndim = n;
+            for (i = 0; i < n; i++) {
+                if (vals[i] > (uint64_t)1 << 40) { rc = oscar__fail(j->msg, OSCAR_ERR_FORMAT, "%s: tensor '%s' has an absurd dimension", j->file, t->name); goto fail; }
+                t->shape[i] = (int64_t)vals[i];
+            }
+            have_shape = 1;
+        } else if (!strcmp(key, "data_offsets") && !have_off) {
+            if ((rc = oscar__juint_array(j, vals, 2, &n)) != OSCAR_OK) goto fail;
+            if (n != 2) { rc = oscar__fail(j->msg, OSCAR_ERR_FORMAT, "%s: tensor '%s': data_offsets needs 2 values", j->file, t->name); goto fail; }
+            t->begin = vals[0];
+            t->end = vals[1];
+            have_off = 1;
+        } else {
+            rc = oscar__fail(j->msg, OSCAR_ERR_FORMAT, "%s: tensor '%s': unexpected or repeated field '%s'", j->file, t->name, key);
+            goto fail;
+        }
+        OSCAR_FREE(key);
+        key = NULL;
+        if (oscar__peek(j) == ',') { j->p++; continue; }
+        if ((rc = oscar__expect(j, '}')) != OSCAR_OK) return rc;
+        break;
+    }
+    if (!have_dtype || !have_shape || !have_off)
+        return oscar__fail(j->msg, OSCAR_ERR_FORMAT, "%s: tensor '%s' lacks dtype, shape or data_offsets", j->file, t->name);
+    return OSCAR_OK;
+fail:
+    OSCAR_FREE(key);
+    return rc;
+}
+
+static int oscar__st_parse_header(oscar_st *st, oscar__json *j) {
+    int rc, cap = 0, mcap = 0;
+    char *key = NULL;
+    if ((rc = oscar__expect(j, '{')) != OSCAR_OK) return rc;
+    if (oscar__peek(j) == '}') { j->p++; return OSCAR_OK; }
+    for (;;) {
+        if ((rc = oscar__jstring(j, &key)) != OSCAR_OK) return rc;
+        if ((rc = oscar__expect(j, ':')) != OSCAR_OK) goto fail;
+        if (!strcmp(key, "__metadata__")) {
+            OSCAR_FREE(key);
+            key = NULL;
+            if (st->meta) return oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: duplicate __metadata__", st->name);
+            st->meta = (char **)OSCAR_MALLOC(sizeof(char *) * 2 * 8);
+            if (!st->meta) return OSCAR_ERR_NOMEM;
+            mcap = 8;
+            if ((rc = oscar__expect(j, '{')) != OSCAR_OK) return rc;
+            if (oscar__peek(j) == '}') j->p++;
+            else
+                for (;;) {
+                    char *k = NULL, *v = NULL;
+                    int i;
+                    if ((rc = oscar__jstring(j, &k)) != OSCAR_OK) return rc;
+                    if ((rc = oscar__expect(j, ':')) != OSCAR_OK || (rc = oscar__jstring(j, &v)) != OSCAR_OK) {
+                        OSCAR_FREE(k);
+                        if (rc == OSCAR_ERR_FORMAT) snprintf(st->msg, OSCAR_MSG_SIZE, "%s: __metadata__ values must be strings", st->name);
+                        return rc;
+                    }
+                    for (i = 0; i < st->n_meta; i++)
+                        if (!strcmp(st->meta[2 * i], k)) {
+                            rc = oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: duplicate metadata key '%s'", st->name, k);
+                            OSCAR_FREE(k);
+                            OSCAR_FREE(v);
+                            return rc;
+                        }
+                    if (st->n_meta == mcap) {
+                        char **nm = (char **)OSCAR_REALLOC(st->meta, sizeof(char *) * 4 * (size_t)mcap);
+                        if (!nm) { OSCAR_FREE(k); OSCAR_FREE(v); return OSCAR_ERR_NOMEM; }
+                        st->meta = nm;
+                        mcap *= 2;
+                    }
+                    st->meta[2 * st->n_meta] = k;
+                    st->meta[2 * st->n_meta + 1] = v;
+                    st->n_meta++;
+                    if (oscar__peek(j) == ',') { j->p++; continue; }
+                    if ((rc = oscar__expect(j, '}')) != OSCAR_OK) return rc;
+                    break;
+                }
+        } else {
+            oscar_st_tensor *t;
+            if (st->n_tensors == cap) {
+                int ncap = cap ? cap * 2 : 16;
+                oscar_st_tensor *nt = (oscar_st_tensor *)OSCAR_REALLOC(st->tensors, sizeof(oscar_st_tensor) * (size_t)ncap);
+                if (!nt) { rc = OSCAR_ERR_NOMEM; goto fail; }
+                st->tensors = nt;
+                cap = ncap;
+            }
+            t = &st->tensors[st->n_tensors++];
+            memset(t, 0, sizeof(*t));
+            t->name = key;
+            key = NULL;
+            if ((rc = oscar__st_tensor(j, t)) != OSCAR_OK) return rc;
+        }
+        if (oscar__peek(j) == ',') { j->p++; continue; }
+        if ((rc = oscar__expect(j, '}')) != OSCAR_OK) return rc;
+        break;
+    }
+    oscar__ws(j);
+    if (j->p != j->end) return oscar__jerr(j, "trailing bytes after the header object");
+    return OSCAR_OK;
+fail:
+    OSCAR_FREE(key);
+    return rc;
+}
+
+static int oscar__cmp_begin(const void *a, const void *b) {
+    const oscar_st_tensor *x = *(const oscar_st_tensor *const *)a, *y = *(const oscar_st_tensor *const *)b;
+    return x->begin < y->begin ? -1 : (x->begin > y->begin ? 1 : (x->end < y->end ? -1 : x->end > y->end));
+}
+
+static int oscar__cmp_name(const void *a, const void *b) {
+    return strcmp((*(const oscar_st_tensor *const *)a)->name, (*(const oscar_st_tensor *const *)b)->name);
+}
+
+OSCAR_DEF int oscar_st_parse(oscar_st *st, const void *bytes, size_t size, const char *name) {
+    uint64_t hlen = 0;
+    oscar__json j;
+    oscar_st_tensor **order = NULL;
+    int i, rc;
+    if (!st) return OSCAR_ERR_NULL;
+    memset(st, 0, sizeof(*st));
+    snprintf(st->name, sizeof st->name, "%s", name ? name : "<memory>");
+    if (!bytes && size) return oscar__fail(st->msg, OSCAR_ERR_NULL, "%s: null buffer", st->name);
+    if (size < 8) return oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: %zu bytes is too short for a safetensors file (8-byte header length)", st->name, size);
+    for (i = 7; i >= 0; i--) hlen = (hlen << 8) | ((const uint8_t *)bytes)[i];
+    if (hlen > 100000000u) return oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: header length %llu exceeds the 100 MB limit", st->name, (unsigned long long)hlen);
+    if (hlen < 2 || hlen > size - 8) return oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: header length %llu does not fit a %zu-byte file", st->name, (unsigned long long)hlen, size);
+    st->bytes = (uint8_t *)OSCAR_MALLOC(size);
+    if (!st->bytes) return oscar__fail(st->msg, OSCAR_ERR_NOMEM, "%s: out of memory (%zu bytes)", st->name, size);
+    memcpy(st->bytes, bytes, size);
+    st->size = size;
+    st->data = st->bytes + 8 + hlen;
+    st->data_size = size - 8 - (size_t)hlen;
+    j.p = (const char *)st->bytes + 8;
+    j.end = j.p + hlen;
+    j.start = j.p;
+    j.msg = st->msg;
+    j.file = st->name;
+    rc = oscar__st_parse_header(st, &j);
+    if (rc == OSCAR_ERR_NOMEM) oscar__fail(st->msg, rc, "%s: out of memory while parsing the header", st->name);
+    if (rc != OSCAR_OK) goto fail;
+    if (st->n_tensors) {
+        order = (oscar_st_tensor **)OSCAR_MALLOC(sizeof(*order) * (size_t)st->n_tensors);
+        if (!order) { rc = oscar__fail(st->msg, OSCAR_ERR_NOMEM, "%s: out of memory", st->name); goto fail; }
+    }
+    for (i = 0; i < st->n_tensors; i++) {
+        oscar_st_tensor *t = &st->tensors[i];
+        uint64_t bytes_needed = oscar__dtype_sizes[t->dtype];
+        int k;
+        for (k = 0; k < t->ndim; k++) {
+            if (t->shape[k] && bytes_needed > UINT64_MAX / (uint64_t)t->shape[k]) {
+                rc = oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: tensor '%s': shape overflows", st->name, t->name);
+                goto fail;
+            }
+            bytes_needed *= (uint64_t)t->shape[k];
+        }
+        if (t->begin > t->end || t->end > st->data_size) {
+            rc = oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: tensor '%s': data_offsets [%llu, %llu] out of the %zu-byte data buffer", st->name, t->name,
+                             (unsigned long long)t->begin, (unsigned long long)t->end, st->data_size);
+            goto fail;
+        }
+        if (t->end - t->begin != bytes_needed) {
+            rc = oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: tensor '%s': %llu bytes for a %s tensor of %llu bytes", st->name, t->name,
+                             (unsigned long long)(t->end - t->begin), oscar__dtype_names[t->dtype], (unsigned long long)bytes_needed);
+            goto fail;
+        }
+        order[i] = t;
+    }
+    if (st->n_tensors) {
+        uint64_t at = 0;
+        qsort(order, (size_t)st->n_tensors, sizeof(*order), oscar__cmp_name);
+        for (i = 1; i < st->n_tensors; i++)
+            if (!strcmp(order[i]->name, order[i - 1]->name)) {
+                rc = oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: duplicate tensor name '%s'", st->name, order[i]->name);
+                goto fail;
+            }
+        qsort(order, (size_t)st->n_tensors, sizeof(*order), oscar__cmp_begin);
+        for (i = 0; i < st->n_tensors; i++) {
+            if (order[i]->begin != at) {
+                rc = oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: tensor '%s' starts at %llu, expected %llu (%s)", st->name, order[i]->name,
+                                 (unsigned long long)order[i]->begin, (unsigned long long)at, order[i]->begin < at ? "overlap" : "hole");
+                goto fail;
+            }
+            at = order[i]->end;
+        }
+        if (at != st->data_size) {
+            rc = oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: tensors cover %llu of %zu data bytes", st->name, (unsigned long long)at, st->data_size);
+            goto fail;
+        }
+    } else if (st->data_size) {
+        rc = oscar__fail(st->msg, OSCAR_ERR_FORMAT, "%s: %zu data bytes but no tensors", st->name, st->data_size);
+        goto fail;
+    }
+    OSCAR_FREE(order);
+    return OSCAR_OK;
+fail : {
+    char keep[OSCAR_MSG_SIZE];
+    memcpy(keep, st->msg, sizeof keep);
+    OSCAR_FREE(order);
+    oscar_st_close(st);
+    memcpy(st->msg, keep, sizeof keep);
+    return rc;
+}
+}
+
+OSCAR_DEF int oscar_st_open(oscar_st *st, const char *path) {
+    FILE *f;
+    long sz;
+    void *buf;
+    int rc;
+    if (!st) return OSCAR_ERR_NULL;
+    memset(st, 0, sizeof(*st));
+    if (!path) return oscar__fail(st->msg, OSCAR_ERR_NULL, "st_open: null path");
+    f = fopen(path, "rb");
+    if (!f) return oscar__fail(st->msg, OSCAR_ERR_IO, "%s: cannot open", path);
+    if (fseek(f, 0, SEEK_END) != 0 || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return oscar__fail(st->msg, OSCAR_ERR_IO, "%s: cannot determine the size", path);
+    }
+    buf = OSCAR_MALLOC(sz ? (size_t)sz : 1);
+    if (!buf) {
+        fclose(f);
+        return oscar__fail(st->msg, OSCAR_ERR_NOMEM, "%s: out of memory (%ld bytes)", path, sz);
+    }
+    if (sz && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
+        OSCAR_FREE(buf);
+        fclose(f);
+        return oscar__fail(st->msg, OSCAR_ERR_IO, "%s: read failed", path);
+    }
+    fclose(f);
+    rc = oscar_st_parse(st, buf, (size_t)sz, path);
+    OSCAR_FREE(buf);
+    return rc;
+}
+
+OSCAR_DEF void oscar_st_close(oscar_st *st) {
+    int i;
+    if (!st) return;
+    for (i = 0; i < st->n_tensors; i++) OSCAR_FREE(st->tensors[i].name);
+    for (i = 0; i < 2 * st->n_meta; i++) OSCAR_FREE(st->meta[i]);
+    OSCAR_FREE(st->tensors);
+    OSCAR_FREE(st->meta);
+    OSCAR_FREE(st->bytes);
+    st->tensors = NULL;
+    st->meta = NULL;
+    st->bytes = NULL;
+    st->data = NULL;
+    st->n_tensors = st->n_meta = 0;
+    st->size = st->data_size = 0;
+}
+
+OSCAR_DEF const oscar_st_tensor *oscar_st_find(const oscar_st *st, const char *name) {
+    int i;
+    if (!st || !name) return NULL;
+    for (i = 0; i < st->n_tensors; i++)
+        if (!strcmp(st->tensors[i].name, name)) return &st->tensors[i];
+    return NULL;
+}
+
+OSCAR_DEF const char *oscar_st_meta(const oscar_st *st, const char *key) {
+    int i;
+    if (!st || !key) return NULL;
+    for (i = 0; i < st->n_meta; i++)
+        if (!strcmp(st->meta[2 * i], key)) return st->meta[2 * i + 1];
+    return NULL;
+}
+
+OSCAR_DEF int oscar_st_read_f32(oscar_st *st, const oscar_st_tensor *t, float *out, int check_finite) {
+    const uint8_t *src;
+    int64_t n, i;
+    if (!st) return OSCAR_ERR_NULL;
+    if (!t || !out) return oscar__fail(st->msg, OSCAR_ERR_NULL, "%s: st_read_f32: null tensor or output", st->name);
+    if (t->dtype != OSCAR_F32 && t->dtype != OSCAR_F16 && t->dtype != OSCAR_BF16)
+        return oscar__fail(st->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' is %s; expected F32, F16 or BF16", st->name, t->name, oscar__dtype_names[t->dtype]);
+    src = st->data + t->begin;
+    n = oscar_st_numel(t);
+    for (i = 0; i < n; i++) {
+        const uint8_t *b = src + (size_t)i * oscar__dtype_sizes[t->dtype];
+        if (t->dtype == OSCAR_F32) {
+            uint32_t u = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+            memcpy(&out[i], &u, 4);
+        } else {
+            uint16_t u = (uint16_t)(b[0] | b[1] << 8);
+            out[i] = t->dtype == OSCAR_F16 ? oscar_f16_to_f32(u) : oscar_bf16_to_f32(u);
+        }
+    }
+    if (check_finite && !oscar__finite_f32(out, (size_t)n))
+        return oscar__fail(st->msg, OSCAR_ERR_NONFINITE, "%s: tensor '%s' contains NaN or Inf", st->name, t->name);
+    return OSCAR_OK;
+}
+
+/* appends a JSON string literal */
+static void oscar__jput(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* writes the header JSON to f (or only measures it when f is a counting stream) */
+static void oscar__st_header(FILE *f, const oscar_st_entry *e, int n, const char *const *meta, int n_meta) {
+    int i, k;
+    uint64_t at = 0;
+    fputc('{', f);
+    if (n_meta) {
+        fputs("\"__metadata__\":{", f);
+        for (i = 0; i < n_meta; i++) {
+            if (i) fputc(',', f);
+            oscar__jput(f, meta[2 * i]);
+            fputc(':', f);
+            oscar__jput(f, meta[2 * i + 1]);
+        }
+        fputc('}', f);
+    }
+    for (i = 0; i < n; i++) {
+        uint64_t bytes = oscar__dtype_sizes[e[i].dtype];
+        for (k = 0; k < e[i].ndim; k++) bytes *= (uint64_t)e[i].shape[k];
+        if (i || n_meta) fputc(',', f);
+        oscar__jput(f, e[i].name);
+        fprintf(f, ":{\"dtype\":\"%s\",\"shape\":[", oscar__dtype_names[e[i].dtype]);
+        for (k = 0; k < e[i].ndim; k++) fprintf(f, k ? ",%lld" : "%lld", (long long)e[i].shape[k]);
+        fprintf(f, "],\"data_offsets\":[%llu,%llu]}", (unsigned long long)at, (unsigned long long)(at + bytes));
+        at += bytes;
+    }
+    fputc('}', f);
+}
+
+OSCAR_DEF int oscar_st_write(const char *path, const oscar_st_entry *e, int n, const char *const *meta, int n_meta, char *msg) {
+    FILE *f;
+    long hlen;
+    int i, k, pad;
+    char tmp[4096];
+    uint8_t lenb[8];
+    if (!path || (n && !e) || (n_meta && !meta)) return oscar__fail(msg, OSCAR_ERR_NULL, "st_write: null argument");
+    for (i = 0; i < n; i++) {
+        if (!e[i].name || !e[i].data) return oscar__fail(msg, OSCAR_ERR_NULL, "st_write: entry %d has no name or data", i);
+        if (e[i].dtype < 0 || e[i].dtype >= OSCAR_DTYPE_COUNT) return oscar__fail(msg, OSCAR_ERR_DTYPE, "st_write: entry '%s' has a bad dtype", e[i].name);
+        if (e[i].ndim < 0 || e[i].ndim > OSCAR_ST_MAX_DIMS) return oscar__fail(msg, OSCAR_ERR_SHAPE, "st_write: entry '%s' has %d dims", e[i].name, e[i].ndim);
+        for (k = 0; k < e[i].ndim; k++)
+            if (e[i].shape[k] < 0) return oscar__fail(msg, OSCAR_ERR_SHAPE, "st_write: entry '%s' has a negative dim", e[i].name);
+        if (!strcmp(e[i].name, "__metadata__")) return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "st_write: '__metadata__' is reserved");
+        for (k = 0; k < i; k++)
+            if (!strcmp(e[k].name, e[i].name)) return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "st_write: duplicate name '%s'", e[i].name);
+    }
+    for (i = 0; i < n_meta; i++)
+        if (!meta[2 * i] || !meta[2 * i + 1]) return oscar__fail(msg, OSCAR_ERR_NULL, "st_write: metadata %d is null", i);
+    if (strlen(path) + 5 > sizeof tmp) return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "st_write: path too long");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    f = fopen(tmp, "wb");
+    if (!f) return oscar__fail(msg, OSCAR_ERR_IO, "%s: cannot create", tmp);
+    /* header: written after an 8-byte placeholder, padded with spaces to a multiple of 8 */
+    fwrite("\0\0\0\0\0\0\0\0", 1, 8, f);
+    oscar__st_header(f, e, n, meta, n_meta);
+    hlen = ftell(f) - 8;
+    pad = (int)((8 - hlen % 8) % 8);
+    for (i = 0; i < pad; i++) fputc(' ', f);
+    hlen += pad;
+    for (i = 0; i < n; i++) {
+        size_t bytes = oscar__dtype_sizes[e[i].dtype];
+        for (k = 0; k < e[i].ndim; k++) bytes *= (size_t)e[i].shape[k];
+        if (bytes && fwrite(e[i].data, 1, bytes, f) != bytes) break;
+    }
+    for (k = 0; k < 8; k++) lenb[k] = (uint8_t)(((uint64_t)hlen >> (8 * k)) & 0xff);
+    if (i < n || fseek(f, 0, SEEK_SET) != 0 || fwrite(lenb, 1, 8, f) != 8 || ferror(f)) {
+        fclose(f);
+        remove(tmp);
+        return oscar__fail(msg, OSCAR_ERR_IO, "%s: write failed", tmp);
+    }
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        remove(tmp);
+        return oscar__fail(msg, OSCAR_ERR_IO, "%s: cannot write", path);
+    }
+    return OSCAR_OK;
+}
+
+/* >>rot -------------------------------------------------------------------------------------- */
+OSCAR_DEF int oscar_rotations_alloc(oscar_rotations *r, int n_layers, int d, int n_kv_heads, int per_head) {
+    size_t nh, n;
+    if (!r) return OSCAR_ERR_NULL;
+    memset(r, 0, sizeof(*r));
+    if (n_layers < 1 || n_kv_heads < 1) return oscar__fail(r->msg, OSCAR_ERR_INVALID_ARG, "rotations: %d layers, %d KV heads", n_layers, n_kv_heads);
+    if (!oscar_is_pow2(d) || d > OSCAR_MAX_HEAD_DIM) return oscar__fail(r->msg, OSCAR_ERR_DIM, "rotations: head dim %d is not a power of two <= %d", d, OSCAR_MAX_HEAD_DIM);
+    nh = per_head ? (size_t)n_kv_heads : 1;
+    n = (size_t)n_layers * nh;
+    r->n_layers = n_layers;
+    r->head_dim = d;
+    r->n_kv_heads = n_kv_heads;
+    r->per_head = per_head ? 1 : 0;
+    r->composition = OSCAR_COMP_IDENTITY;
+    r->k_clip = 0.96f;
+    r->v_clip = 0.92f;
+    r->group_size = d < 128 ? d : 128;
+    r->k_rot = (float *)oscar__calloc(n * d * d, sizeof(float));
+    r->v_rot = (float *)oscar__calloc(n * d * d, sizeof(float));
+    r->k_eval = (float *)oscar__calloc(n * d, sizeof(float));
+    r->v_eval = (float *)oscar__calloc(n * d, sizeof(float));
+    if (!r->k_rot || !r->v_rot || !r->k_eval || !r->v_eval) {
+        oscar_rotations_free(r);
+        return oscar__fail(r->msg, OSCAR_ERR_NOMEM, "rotations: out of memory");
+    }
+    return oscar_rotations_set_fixed(r, OSCAR_COMP_IDENTITY);
+}
+
+OSCAR_DEF void oscar_rotations_free(oscar_rotations *r) {
+    if (!r) return;
+    OSCAR_FREE(r->k_rot);
+    OSCAR_FREE(r->v_rot);
+    OSCAR_FREE(r->k_eval);
+    OSCAR_FREE(r->v_eval);
+    r->k_rot = r->v_rot = r->k_eval = r->v_eval = NULL;
+}
+
+OSCAR_DEF float *oscar_rotations_k(const oscar_rotations *r, int layer, int kv_head) {
+    if (!r || !r->k_rot || layer < 0 || layer >= r->n_layers || kv_head < 0 || kv_head >= r->n_kv_heads) return NULL;
+    return r->k_rot + ((size_t)layer * (r->per_head ? r->n_kv_heads : 1) + (r->per_head ? kv_head : 0)) * r->head_dim * r->head_dim;
+}
+
+OSCAR_DEF float *oscar_rotations_v(const oscar_rotations *r, int layer, int kv_head) {
+    if (!r || !r->v_rot || layer < 0 || layer >= r->n_layers || kv_head < 0 || kv_head >= r->n_kv_heads) return NULL;
+    return r->v_rot + ((size_t)layer * (r->per_head ? r->n_kv_heads : 1) + (r->per_head ? kv_head : 0)) * r->head_dim * r->head_dim;
+}
+
+OSCAR_DEF int oscar_rotations_set_fixed(oscar_rotations *r, int comp) {
+    size_t i, n, dd;
+    if (!r) return OSCAR_ERR_NULL;
+    if (!r->k_rot) return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations: not allocated");
+    if (comp != OSCAR_COMP_HADAMARD && comp != OSCAR_COMP_IDENTITY)
+        return oscar__fail(r->msg, OSCAR_ERR_INVALID_ARG, "rotations: '%s' needs data; only hadamard and identity are fixed", oscar_composition_name(comp));
+    dd = (size_t)r->head_dim * r->head_dim;
+    n = (size_t)r->n_layers * (r->per_head ? r->n_kv_heads : 1);
+    oscar_rotation_fit(r->k_rot, NULL, NULL, r->head_dim, comp);
+    for (i = 1; i < n; i++) memcpy(r->k_rot + i * dd, r->k_rot, dd * sizeof(float));
+    memcpy(r->v_rot, r->k_rot, n * dd * sizeof(float));
+    memset(r->k_eval, 0, n * r->head_dim * sizeof(float));
+    memset(r->v_eval, 0, n * r->head_dim * sizeof(float));
+    r->composition = comp;
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
+    oscar_st_entry *e;
+    char(*names)[64];
+    char vals[7][32];
+    const char *meta[12 * 2];
+    int l, kind, i = 0, rc, nh;
+    size_t dd;
+    if (!r) return OSCAR_ERR_NULL;
+    if (!r->k_rot || !path) return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations_save: nothing to save or no path");
+    nh = r->per_head ? r->n_kv_heads : 1;
+    dd = (size_t)r->head_dim * r->head_dim;
+    e = (oscar_st_entry *)oscar__calloc((size_t)r->n_layers * 4, sizeof(*e));
+    names = (char(*)[64])oscar__calloc((size_t)r->n_layers * 4, 64);
+    if (!e || !names) {
+        OSCAR_FREE(e);
+        OSCAR_FREE(names);
+        return oscar__fail(r->msg, OSCAR_ERR_NOMEM, "rotations_save: out of memory");
+    }
+    for (l = 0; l < r->n_layers; l++)
+        for (kind = 0; kind < 4; kind++) { /* k.rotation, k.eigenvalues, v.rotation, v.eigenvalues */
+            oscar_st_entry *x = &e[i];
+            int is_v = kind >= 2, is_eval = kind & 1, nd = 0;
+            snprintf(names[i], 64, "layers.%d.%s.%s", l, is_v ? "v" : "k", is_eval ? "eigenvalues" : "rotation");
+            x->name = names[i];
+            x->dtype = OSCAR_F32;
+            if (r->per_head) x->shape[nd++] = nh;
+            x->shape[nd++] = r->head_dim;
+            if (!is_eval) x->shape[nd++] = r->head_dim;
+            x->ndim = nd;
+            if (is_eval) x->data = (is_v ? r->v_eval : r->k_eval) + (size_t)l * nh * r->head_dim;
+            else x->data = (is_v ? r->v_rot : r->k_rot) + (size_t)l * nh * dd;
+            i++;
+        }
+    snprintf(vals[0], 32, "%d", r->head_dim);
+    snprintf(vals[1], 32, "%d", r->n_layers);
+    snprintf(vals[2], 32, "%d", r->n_kv_heads);
+    snprintf(vals[3], 32, "%.9g", r->k_clip);
+    snprintf(vals[4], 32, "%.9g", r->v_clip);
+    snprintf(vals[5], 32, "%d", r->group_size);
+    meta[0] = "format"; meta[1] = "oscar-rotations";
+    meta[2] = "format_version"; meta[3] = "1";
+    meta[4] = "head_dim"; meta[5] = vals[0];
+    meta[6] = "num_layers"; meta[7] = vals[1];
+    meta[8] = "num_kv_heads"; meta[9] = vals[2];
+    meta[10] = "per_head"; meta[11] = r->per_head ? "true" : "false";
+    meta[12] = "composition"; meta[13] = oscar_composition_name(r->composition);
+    meta[14] = "k_clip"; meta[15] = vals[3];
+    meta[16] = "v_clip"; meta[17] = vals[4];
+    meta[18] = "group_size"; meta[19] = vals[5];
+    meta[20] = "model"; meta[21] = r->model;
+    meta[22] = "calibration"; meta[23] = r->calibration;
+    rc = oscar_st_write(path, e, i, meta, 12, r->msg);
+    OSCAR_FREE(e);
+    OSCAR_FREE(names);
+    return rc;
+}
+
+/* strict integer from a metadata string */
+static int oscar__meta_int(const oscar_st *st, const char *key, int lo, int hi, int *out, char *msg) {
+    const char *s = oscar_st_meta(st, key);
+    char *end;
+    long v;
+    if (!s) return oscar__fail(msg, OSCAR_ERR_FORMAT, "%s: metadata '%s' is missing", st->name, key);
+    v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi) return oscar__fail(msg, OSCAR_ERR_FORMAT, "%s: metadata '%s' = '%s' is not an integer in [%d, %d]", st->name, key, s, lo, hi);
+    *out = (int)v;
+    return OSCAR_OK;
+}
+
+static int oscar__meta_float(const oscar_st *st, const char *key, float *out, char *msg) {
+    const char *s = oscar_st_meta(st, key);
+    char *end;
+    double v;
+    if (!s) return oscar__fail(msg, OSCAR_ERR_FORMAT, "%s: metadata '%s' is missing", st->name, key);
+    v = strtod(s, &end);
+    if (end == s || *end || !(v <= 1.0) || v != v) return oscar__fail(msg, OSCAR_ERR_FORMAT, "%s: metadata '%s' = '%s' is not a clip ratio <= 1", st->name, key, s);
+    *out = (float)v;
+    return OSCAR_OK;
+}
+
+static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
+    int rc, d, L, Hkv, per_head, comp, group, l, kind, nh;
+    float kc, vc;
+    const char *s;
+    char name[64];
+    if ((s = oscar_st_meta(st, "format")) == NULL || strcmp(s, "oscar-rotations"))
+        return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: not an oscar rotation file (metadata format = '%s')", st->name, s ? s : "(missing)");
+    if ((s = oscar_st_meta(st, "format_version")) == NULL || strcmp(s, "1"))
+        return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: unsupported format_version '%s' (this reader knows 1)", st->name, s ? s : "(missing)");
+    if ((rc = oscar__meta_int(st, "head_dim", 1, OSCAR_MAX_HEAD_DIM, &d, r->msg)) != OSCAR_OK) return rc;
+    if ((rc = oscar__meta_int(st, "num_layers", 1, 100000, &L, r->msg)) != OSCAR_OK) return rc;
+    if ((rc = oscar__meta_int(st, "num_kv_heads", 1, 100000, &Hkv, r->msg)) != OSCAR_OK) return rc;
+    if ((rc = oscar__meta_int(st, "group_size", 1, OSCAR_MAX_HEAD_DIM, &group, r->msg)) != OSCAR_OK) return rc;
+    if ((rc = oscar__meta_float(st, "k_clip", &kc, r->msg)) != OSCAR_OK) return rc;
+    if ((rc = oscar__meta_float(st, "v_clip", &vc, r->msg)) != OSCAR_OK) return rc;
+    if (!oscar_is_pow2(d)) return oscar__fail(r->msg, OSCAR_ERR_DIM, "%s: head_dim %d is not a power of two", st->name, d);
+    if (!oscar_is_pow2(group) || group > d) return oscar__fail(r->msg, OSCAR_ERR_DIM, "%s: group_size %d does not divide head_dim %d", st->name, group, d);
+    s = oscar_st_meta(st, "per_head");
+    if (!s || (strcmp(s, "true") && strcmp(s, "false"))) return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: metadata per_head must be 'true' or 'false'", st->name);
+    per_head = !strcmp(s, "true");
+    comp = oscar_composition_parse(oscar_st_meta(st, "composition"));
+    if (comp < 0) return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: unknown composition '%s'", st->name, oscar_st_meta(st, "composition") ? oscar_st_meta(st, "composition") : "(missing)");
+    if (st->n_tensors != 4 * L) return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: %d tensors for %d layers (expected %d)", st->name, st->n_tensors, L, 4 * L);
+    if ((rc = oscar_rotations_alloc(r, L, d, Hkv, per_head)) != OSCAR_OK) return rc;
+    nh = per_head ? Hkv : 1;
+    r->composition = comp;
+    r->k_clip = kc;
+    r->v_clip = vc;
+    r->group_size = group;
+    snprintf(r->model, sizeof r->model, "%s", oscar_st_meta(st, "model") ? oscar_st_meta(st, "model") : "");
+    snprintf(r->calibration, sizeof r->calibration, "%s", oscar_st_meta(st, "calibration") ? oscar_st_meta(st, "calibration") : "");
+    for (l = 0; l < L; l++)
+        for (kind = 0; kind < 4; kind++) {
+            int is_v = kind >= 2, is_eval = kind & 1, nd = 0, i;
+            int64_t want[3];
+            const oscar_st_tensor *t;
+            float *dst;
+            snprintf(name, sizeof name, "layers.%d.%s.%s", l, is_v ? "v" : "k", is_eval ? "eigenvalues" : "rotation");
+            t = oscar_st_find(st, name);
+            if (!t) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_FOUND, "%s: tensor '%s' is missing", st->name, name); goto fail; }
+            if (t->dtype != OSCAR_F32) { rc = oscar__fail(r->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' is %s, expected F32", st->name, name, oscar_dtype_name(t->dtype)); goto fail; }
+            if (per_head) want[nd++] = Hkv;
+            want[nd++] = d;
+            if (!is_eval) want[nd++] = d;
+            if (t->ndim != nd) { rc = oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' has %d dims, expected %d", st->name, name, t->ndim, nd); goto fail; }
+            for (i = 0; i < nd; i++)
+                if (t->shape[i] != want[i]) { rc = oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' dim %d is %lld, expected %lld", st->name, name, i, (long long)t->shape[i], (long long)want[i]); goto fail; }
+            dst = is_eval ? (is_v ? r->v_eval : r->k_eval) + (size_t)l * nh * d : (is_v ? r->v_rot : r->k_rot) + (size_t)l * nh * d * d;
+            if ((rc = oscar_st_read_f32(st, t, dst, 1)) != OSCAR_OK) { memcpy(r->msg, st->msg, OSCAR_MSG_SIZE); goto fail; }
+            if (!is_eval)
+                for (i = 0; i < nh; i++) {
+                    double e = oscar_rotation_orth_error(dst + (size_t)i * d * d, d);
+                    if (!(e <= 1e-4)) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_ORTHOGONAL, "%s: '%s' (head %d) is not orthogonal: max |R^T R - I| = %.3g > 1e-4", st->name, name, i, e); goto fail; }
+                }
+        }
+    return OSCAR_OK;
+fail : {
+    char keep[OSCAR_MSG_SIZE];
+    memcpy(keep, r->msg, sizeof keep);
+    oscar_rotations_free(r);
+    memcpy(r->msg, keep, sizeof keep);
+    return rc;
+}
+}
+
+OSCAR_DEF int oscar_rotations_load_memory(oscar_rotations *r, const void *bytes, size_t size, const char *name) {
+    oscar_st st;
+    int rc;
+    if (!r) return OSCAR_ERR_NULL;
+    memset(r, 0, sizeof(*r));
+    rc = oscar_st_parse(&st, bytes, size, name);
+    if (rc != OSCAR_OK) {
+        memcpy(r->msg, st.msg, OSCAR_MSG_SIZE);
+        return rc;
+    }
+    rc = oscar__rotations_from_st(r, &st);
+    oscar_st_close(&st);
+    return rc;
+}
+
+OSCAR_DEF int oscar_rotations_load(oscar_rotations *r, const char *path) {
+    oscar_st st;
+    int rc;
+    if (!r) return OSCAR_ERR_NULL;
+    memset(r, 0, sizeof(*r));
+    rc = oscar_st_open(&st, path);
+    if (rc != OSCAR_OK) {
+        memcpy(r->msg, st.msg, OSCAR_MSG_SIZE);
+        return rc;
+    }
+    rc = oscar__rotations_from_st(r, &st);
+    oscar_st_close(&st);
+    return rc;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OSCAR_IMPLEMENTATION_DONE */
+#endif /* OSCAR_IMPLEMENTATION */
+
+/*
+   HISTORY
+     0.1.0  first release: CPU reference path (WHT, Jacobi, calibration, fitting, INT2 codec,
+            paged mixed-precision cache, decode attention, safetensors).
+
+   LICENSE (MIT)
+     Copyright (c) 2026 the oscar authors.
+     Permission is hereby granted, free of charge, to any person obtaining a copy of this software
+     and associated documentation files (the "Software"), to deal in the Software without
+     restriction, including without limitation the rights to use, copy, modify, merge, publish,
+     distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the
+     Software is furnished to do so, subject to the following conditions: The above copyright
+     notice and this permission notice shall be included in all copies or substantial portions of
+     the Software. THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+     IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A
+     PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE
+     LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR
+     OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+     IN THE SOFTWARE.
+*/
