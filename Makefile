@@ -1,24 +1,91 @@
-# oscar - build, test and benchmark. Only a C compiler, -lm and -ldl are needed.
-CC      ?= cc
-CXX     ?= c++
-OPT     ?= -O2
-WARN    := -Wall -Wextra -Wpedantic -Werror
-CFLAGS  ?= $(OPT) -std=c99 $(WARN)
-LDLIBS  := -lm -ldl -lpthread
-BUILD   := build
+# oscar - build, test and benchmark. A C compiler, -lm, -ldl and -lpthread are all it needs.
+#   make demo    the long-context decode demo        make test    every test that needs no GPU
+CC       ?= cc
+CXX      ?= c++
+OPT      ?= -O2
+WARN     := -Wall -Wextra -Wpedantic -Werror
+CFLAGS   ?= $(OPT) -g
+CSTD     := -std=c99
+LDLIBS   := -lm -ldl -lpthread
+BUILD    := build
+PREFIX   ?= /usr/local
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+BENCH_OPT ?= -O3 -march=native
 
-.PHONY: all test clean
-# all: build the library's tests and the oscar tool
-all:
+# the oscar tool; fragments in mk/ add their sources (CLI_SRC) and defines (CLI_DEFS)
+CLI_SRC  := cli/main.c cli/cmd_fit.c cli/cmd_demo.c
+CLI_HDR  := oscar.h $(wildcard cli/*.h)
+CLI_DEFS :=
+# extra test targets added by the fragments (GPU compile checks, model tests)
+TEST_EXTRA :=
+
+.PHONY: all test test-unit test-compile test-cli demo bench asan install uninstall clean
+.DEFAULT_GOAL := all
+
+# fragments owned by sub-projects (GPU kernels, model runner) add targets, sources and tests
+-include mk/*.mk
+
+# all: the oscar tool and the unit tests
+all: $(BUILD)/oscar $(BUILD)/test_oscar
+
+$(BUILD)/oscar: $(CLI_SRC) $(CLI_HDR) | $(BUILD)
+	$(CC) $(CSTD) $(CFLAGS) $(WARN) $(CLI_DEFS) $(CLI_SRC) -o $@ $(LDLIBS)
+
+$(BUILD)/test_oscar: tests/test_oscar.c oscar.h cli/synth.h | $(BUILD)
+	$(CC) $(CSTD) $(CFLAGS) $(WARN) $< -o $@ $(LDLIBS)
+
+$(BUILD):
 	@mkdir -p $(BUILD)
 
-# test: run every test that needs no GPU
-test: all
-	$(CC) $(CFLAGS) -fsyntax-only -x c oscar.h
+# test: unit tests, C/C++ compile tests, the CLI, and the fragments' tests (no GPU needed)
+test: test-unit test-compile test-cli $(TEST_EXTRA)
+	@echo "make test: all passed"
+
+# test-unit: the CPU reference against its oracles
+test-unit: $(BUILD)/test_oscar
+	./$(BUILD)/test_oscar
+
+# test-compile: the header as C99 (gcc, clang) and C++, with and without OSCAR_STATIC
+test-compile: | $(BUILD)
+	$(CC) $(CSTD) $(OPT) $(WARN) tests/compile_test.c -o $(BUILD)/compile_c $(LDLIBS) && ./$(BUILD)/compile_c
+	$(CC) $(CSTD) $(OPT) $(WARN) -DOSCAR_STATIC tests/compile_test.c -o $(BUILD)/compile_c_static $(LDLIBS) && ./$(BUILD)/compile_c_static
+	$(CXX) $(OPT) $(WARN) -x c++ tests/compile_test.c -o $(BUILD)/compile_cpp $(LDLIBS) && ./$(BUILD)/compile_cpp
+	$(CXX) $(OPT) $(WARN) -x c++ -DOSCAR_STATIC tests/compile_test.c -o $(BUILD)/compile_cpp_static $(LDLIBS) && ./$(BUILD)/compile_cpp_static
+	@if command -v clang >/dev/null 2>&1; then \
+	  clang $(CSTD) $(OPT) $(WARN) tests/compile_test.c -o $(BUILD)/compile_clang $(LDLIBS) && ./$(BUILD)/compile_clang; \
+	else echo "SKIP: clang not installed"; fi
+
+# test-cli: synth-dump -> fit -> info round trip, and rejected bad input, through the tool
+test-cli: $(BUILD)/oscar
+	sh tests/test_cli.sh ./$(BUILD)/oscar
+
+# demo: the long-context decode demo
+demo: $(BUILD)/oscar
+	./$(BUILD)/oscar demo
+
+# bench: CPU benchmarks (built with $(BENCH_OPT)); record results in BENCHMARKS.md
+bench: | $(BUILD)
+	$(CC) $(CSTD) $(BENCH_OPT) $(WARN) $(CLI_DEFS) $(CLI_SRC) -o $(BUILD)/oscar-bench $(LDLIBS)
+	./$(BUILD)/oscar-bench bench
+
+# asan: the unit tests and the CLI test under AddressSanitizer + UndefinedBehaviorSanitizer
+asan: | $(BUILD)
+	$(CC) $(CSTD) -O1 -g $(WARN) $(SANITIZE) tests/test_oscar.c -o $(BUILD)/test_oscar_asan $(LDLIBS)
+	./$(BUILD)/test_oscar_asan
+	$(CC) $(CSTD) -O1 -g $(WARN) $(SANITIZE) $(CLI_DEFS) $(CLI_SRC) -o $(BUILD)/oscar_asan $(LDLIBS)
+	sh tests/test_cli.sh ./$(BUILD)/oscar_asan
+
+# install: headers into $(PREFIX)/include, the tool into $(PREFIX)/bin
+install: $(BUILD)/oscar
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	install -m 644 oscar.h $(DESTDIR)$(PREFIX)/include/
+	if [ -f oscar_cuda.h ]; then install -m 644 oscar_cuda.h $(DESTDIR)$(PREFIX)/include/; fi
+	install -m 755 $(BUILD)/oscar $(DESTDIR)$(PREFIX)/bin/
+
+# uninstall: remove what install put there
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/include/oscar.h $(DESTDIR)$(PREFIX)/include/oscar_cuda.h $(DESTDIR)$(PREFIX)/bin/oscar
 
 # clean: remove build outputs
 clean:
 	rm -rf $(BUILD)
-
-# fragments owned by sub-projects (GPU, model runner) add their own targets
--include mk/*.mk

@@ -414,7 +414,11 @@ OSCAR_API int oscar_st_write(const char *path, const oscar_st_entry *entries, in
 #endif
 
 #ifdef OSCAR_STATIC
+#if defined(__GNUC__) || defined(__clang__)
+#define OSCAR_DEF static __attribute__((unused)) /* a private copy need not use every function */
+#else
 #define OSCAR_DEF static
+#endif
 #else
 #define OSCAR_DEF
 #endif
@@ -986,11 +990,13 @@ OSCAR_DEF int oscar_int2_quantize_row(uint8_t *codes, uint16_t *sm, const float 
 }
 
 OSCAR_DEF void oscar_int2_dequantize_row(float *x, const uint8_t *codes, const uint16_t *sm, int d, int g) {
-    int i, d4 = d / 4;
-    for (i = 0; i < d; i++) {
-        int quarter = i / d4, b = i % d4, k = i / g;
-        int qv = (codes[b] >> (2 * quarter)) & 3;
-        x[i] = oscar_f16_to_f32(sm[2 * k + 1]) + (float)qv * oscar_f16_to_f32(sm[2 * k]);
+    uint8_t q[OSCAR_MAX_HEAD_DIM];
+    int i, k, quarter, d4 = d / 4;
+    for (quarter = 0; quarter < 4; quarter++)
+        for (i = 0; i < d4; i++) q[quarter * d4 + i] = (uint8_t)((codes[i] >> (2 * quarter)) & 3);
+    for (k = 0; k < d / g; k++) {
+        float sc = oscar_f16_to_f32(sm[2 * k]), mn = oscar_f16_to_f32(sm[2 * k + 1]);
+        for (i = k * g; i < (k + 1) * g; i++) x[i] = mn + (float)q[i] * sc;
     }
 }
 

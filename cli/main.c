@@ -1,0 +1,98 @@
+/* main.c - the oscar command-line tool: dispatch and shared helpers. */
+#define _POSIX_C_SOURCE 200809L
+#define OSCAR_IMPLEMENTATION
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out) {
+    char *end;
+    long v;
+    errno = 0;
+    v = s ? strtol(s, &end, 10) : 0;
+    if (!s || end == s || *end || errno || v < lo || v > hi) {
+        fprintf(stderr, "oscar %s: %s expects an integer in [%ld, %ld], got '%s'\n", cmd, opt, lo, hi, s ? s : "");
+        return 0;
+    }
+    *out = (int)v;
+    return 1;
+}
+
+int cli_parse_float(const char *cmd, const char *opt, const char *s, double lo, double hi, float *out) {
+    char *end;
+    double v;
+    errno = 0;
+    v = s ? strtod(s, &end) : 0.0;
+    if (!s || end == s || *end || errno || !(v >= lo && v <= hi)) {
+        fprintf(stderr, "oscar %s: %s expects a number in [%g, %g], got '%s'\n", cmd, opt, lo, hi, s ? s : "");
+        return 0;
+    }
+    *out = (float)v;
+    return 1;
+}
+
+const char *cli_value(const char *cmd, int argc, char **argv, int *i) {
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "oscar %s: option %s needs a value\n", cmd, argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+double cli_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int cli_threads(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (n > 64 ? 64 : (int)n);
+}
+
+typedef struct cli_command {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *help;
+} cli_command;
+
+static const cli_command commands[] = {
+    {"fit", oscar_cli_fit, "fit rotations from a calibration dump (safetensors)"},
+    {"info", oscar_cli_info, "describe a rotation file"},
+    {"demo", oscar_cli_demo, "long-context decode demo: the four cache modes side by side"},
+    {"bench", oscar_cli_bench, "CPU benchmarks (eigensolver, fitting, decode attention); --gpu for the GPU"},
+    {"synth-dump", oscar_cli_synth_dump, "write a synthetic calibration dump (for tests and trials)"},
+#ifdef OSCAR_CLI_MODEL
+    {"tokenize", oscar_cli_tokenize, "print the token ids of a text (GGUF tokenizer)"},
+    {"run", oscar_cli_run, "generate text with a GGUF model and the compressed cache"},
+#endif
+};
+
+static void usage(FILE *f) {
+    size_t i;
+    fprintf(f, "oscar %s - 2-bit KV-cache compression (OSCAR)\n\nusage: oscar COMMAND [options]   (oscar COMMAND --help)\n\ncommands:\n", oscar_version());
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++) fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].help);
+}
+
+int main(int argc, char **argv) {
+    size_t i;
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("oscar %s\n", oscar_version());
+        return 0;
+    }
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "oscar: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
