@@ -19,7 +19,7 @@ CLI_DEFS :=
 # extra test targets added by the fragments (GPU compile checks, model tests)
 TEST_EXTRA :=
 
-.PHONY: all test test-unit test-compile test-cli demo bench asan install uninstall clean
+.PHONY: all test test-unit test-compile test-cmake test-cli demo bench asan install uninstall clean
 .DEFAULT_GOAL := all
 
 # fragments owned by sub-projects (GPU kernels, model runner) add targets, sources and tests
@@ -38,7 +38,7 @@ $(BUILD):
 	@mkdir -p $(BUILD)
 
 # test: unit tests, C/C++ compile tests, the CLI, and the fragments' tests (no GPU needed)
-test: test-unit test-compile test-cli $(TEST_EXTRA)
+test: test-unit test-compile test-cmake test-cli $(TEST_EXTRA)
 	@echo "make test: all passed"
 
 # test-unit: the CPU reference against its oracles
@@ -54,6 +54,14 @@ test-compile: | $(BUILD)
 	@if command -v clang >/dev/null 2>&1; then \
 	  clang $(CSTD) $(OPT) $(WARN) tests/compile_test.c -o $(BUILD)/compile_clang $(LDLIBS) && ./$(BUILD)/compile_clang; \
 	else echo "SKIP: clang not installed"; fi
+	$(CC) $(CSTD) $(OPT) $(WARN) -I. examples/embed.c -o $(BUILD)/embed $(LDLIBS) && ./$(BUILD)/embed
+
+# test-cmake: a consumer project uses oscar::oscar through add_subdirectory()
+test-cmake: | $(BUILD)
+	@if command -v cmake >/dev/null 2>&1; then \
+	  cmake -S tests/cmake -B $(BUILD)/cmake -DCMAKE_BUILD_TYPE=Release >/dev/null && \
+	  cmake --build $(BUILD)/cmake >/dev/null && ./$(BUILD)/cmake/consumer; \
+	else echo "SKIP: cmake not installed"; fi
 
 # test-cli: synth-dump -> fit -> info round trip, and rejected bad input, through the tool
 test-cli: $(BUILD)/oscar

@@ -176,7 +176,8 @@ typedef struct oscar_calib {
     double *sv_plain;     /* [Hkv][d][d] sum of v^T v (used when all weights vanish) */
     double *wsum;         /* [Hkv] sum of w_t */
     double *sqn;          /* [Hkv][d][d] full normalised Sq_j, built when pass 2 starts */
-    double *buf;          /* scratch */
+    double *buf;          /* scratch [d][d] */
+    double *rows;         /* scratch [3][64][d]: a block of rows, weighted copies, k . Sq */
     char msg[OSCAR_MSG_SIZE];
 } oscar_calib;
 
@@ -651,20 +652,31 @@ OSCAR_DEF int oscar_jacobi_eig(double *U, double *evals, const double *S, int d,
 }
 
 /* >>calib ------------------------------------------------------------------------------------ */
-/* S (upper triangle, [d][d]) += sum_r w_r x_r^T x_r for up to 8 rows; w NULL means all ones.
-   Products of fp32 values are exact in double; sums are in double. */
-static void oscar__syrk8(double *S, const float *const *rows, const double *w, int nr, int d) {
-    double a[8][OSCAR_MAX_HEAD_DIM], b[8];
-    int r, i, j;
-    for (r = 0; r < 8; r++)
-        for (i = 0; i < d; i++) a[r][i] = r < nr ? (double)rows[r][i] : 0.0;
-    for (i = 0; i < d; i++) {
-        double *Si = S + (size_t)i * d;
-        for (r = 0; r < 8; r++) b[r] = r < nr ? a[r][i] * (w ? w[r] : 1.0) : 0.0;
-        for (j = i; j < d; j++)
-            Si[j] += b[0] * a[0][j] + b[1] * a[1][j] + b[2] * a[2][j] + b[3] * a[3][j] +
-                     b[4] * a[4][j] + b[5] * a[5][j] + b[6] * a[6][j] + b[7] * a[7][j];
+#define OSCAR__BLOCK 64 /* rows per syrk block */
+
+/* S (upper triangle, [d][d]) += sum_r A[r]^T B[r] over n <= OSCAR__BLOCK rows, A, B: [n][d] doubles
+   (B = A: plain covariance; B = w.A: weighted). Tiles of 4 x 8 outputs stay in registers while the
+   rows stream past. Products of fp32 inputs are exact in double; sums are in double. */
+static void oscar__syrk(double *S, const double *A, const double *B, int n, int d) {
+    int i0, j0, r, a, b;
+    if (d < 8) {
+        for (r = 0; r < n; r++)
+            for (a = 0; a < d; a++)
+                for (b = a; b < d; b++) S[a * d + b] += A[r * d + a] * B[r * d + b];
+        return;
     }
+    for (i0 = 0; i0 < d; i0 += 4)
+        for (j0 = i0 & ~7; j0 < d; j0 += 8) {
+            double acc[4][8];
+            memset(acc, 0, sizeof acc);
+            for (r = 0; r < n; r++) {
+                const double *ar = A + (size_t)r * d + i0, *br = B + (size_t)r * d + j0;
+                for (a = 0; a < 4; a++)
+                    for (b = 0; b < 8; b++) acc[a][b] += ar[a] * br[b];
+            }
+            for (a = 0; a < 4; a++)
+                for (b = 0; b < 8; b++) S[(size_t)(i0 + a) * d + j0 + b] += acc[a][b];
+        }
 }
 
 /* full symmetric [d][d] <- upper triangle of U scaled by s */
@@ -692,7 +704,8 @@ OSCAR_DEF int oscar_calib_init(oscar_calib *c, int d, int n_q_heads, int n_kv_he
     c->sqn = (double *)oscar__calloc(dd * n_kv_heads, sizeof(double));
     c->wsum = (double *)oscar__calloc((size_t)n_kv_heads, sizeof(double));
     c->buf = (double *)oscar__calloc(dd, sizeof(double));
-    if (!c->sq || !c->sv || !c->sv_plain || !c->sqn || !c->wsum || !c->buf) {
+    c->rows = (double *)oscar__calloc((size_t)3 * OSCAR__BLOCK * d, sizeof(double));
+    if (!c->sq || !c->sv || !c->sv_plain || !c->sqn || !c->wsum || !c->buf || !c->rows) {
         oscar_calib_free(c);
         return oscar__fail(c->msg, OSCAR_ERR_NOMEM, "out of memory for %d x %d statistics", d, d);
     }
@@ -707,7 +720,8 @@ OSCAR_DEF void oscar_calib_free(oscar_calib *c) {
     OSCAR_FREE(c->sqn);
     OSCAR_FREE(c->wsum);
     OSCAR_FREE(c->buf);
-    c->sq = c->sv = c->sv_plain = c->sqn = c->wsum = c->buf = NULL;
+    OSCAR_FREE(c->rows);
+    c->sq = c->sv = c->sv_plain = c->sqn = c->wsum = c->buf = c->rows = NULL;
 }
 
 OSCAR_DEF int oscar_calib_add_q(oscar_calib *c, const float *q, int64_t n) {
@@ -722,15 +736,15 @@ OSCAR_DEF int oscar_calib_add_q(oscar_calib *c, const float *q, int64_t n) {
     if (!oscar__finite_f32(q, (size_t)n * c->n_q_heads * d))
         return oscar__fail(c->msg, OSCAR_ERR_NONFINITE, "calib_add_q: NaN or Inf in queries");
     for (j = 0; j < c->n_kv_heads; j++) {
-        const float *rows[8];
-        int nr = 0;
+        int nr = 0, i;
         nrow = n * G;
         for (t = 0; t < nrow; t++) {
             int64_t tok = t / G, h = j * G + t % G;
-            rows[nr++] = q + ((size_t)tok * c->n_q_heads + (size_t)h) * d;
-            if (nr == 8) { oscar__syrk8(c->sq + (size_t)j * d * d, rows, NULL, nr, d); nr = 0; }
+            const float *src = q + ((size_t)tok * c->n_q_heads + (size_t)h) * d;
+            for (i = 0; i < d; i++) c->rows[nr * d + i] = src[i];
+            if (++nr == OSCAR__BLOCK) { oscar__syrk(c->sq + (size_t)j * d * d, c->rows, c->rows, nr, d); nr = 0; }
         }
-        if (nr) oscar__syrk8(c->sq + (size_t)j * d * d, rows, NULL, nr, d);
+        if (nr) oscar__syrk(c->sq + (size_t)j * d * d, c->rows, c->rows, nr, d);
     }
     c->n_q += n;
     return OSCAR_OK;
@@ -738,7 +752,6 @@ OSCAR_DEF int oscar_calib_add_q(oscar_calib *c, const float *q, int64_t n) {
 
 OSCAR_DEF int oscar_calib_add_kv(oscar_calib *c, const float *k, const float *v, int64_t n) {
     int d, j, a, b;
-    int64_t t;
     size_t dd;
     if (!c || !k || !v) return c ? oscar__fail(c->msg, OSCAR_ERR_NULL, "calib_add_kv: null keys or values") : OSCAR_ERR_NULL;
     if (!c->sq) return oscar__fail(c->msg, OSCAR_ERR_STATE, "calib_add_kv: accumulator not initialised");
@@ -755,31 +768,29 @@ OSCAR_DEF int oscar_calib_add_kv(oscar_calib *c, const float *k, const float *v,
     }
     for (j = 0; j < c->n_kv_heads; j++) {
         const double *Sq = c->sqn + j * dd;
-        const float *rows[8];
-        double w[8];
-        int nr = 0;
-        for (t = 0; t < n; t++) {
-            const float *kr = k + ((size_t)t * c->n_kv_heads + j) * d;
-            double wt = 0.0;
-            for (a = 0; a < d; a++) {
-                double y = 0.0;
-                const double *Sa = Sq + (size_t)a * d;
-                for (b = 0; b < d; b++) y += Sa[b] * kr[b];
-                wt += y * kr[a];
+        double *X = c->rows, *WX = X + (size_t)OSCAR__BLOCK * d, *KY = WX + (size_t)OSCAR__BLOCK * d;
+        int64_t t0;
+        for (t0 = 0; t0 < n; t0 += OSCAR__BLOCK) {
+            int nr = n - t0 < OSCAR__BLOCK ? (int)(n - t0) : OSCAR__BLOCK, r, i;
+            for (r = 0; r < nr; r++) {
+                const float *kr = k + ((size_t)(t0 + r) * c->n_kv_heads + j) * d, *vr = v + ((size_t)(t0 + r) * c->n_kv_heads + j) * d;
+                double *y = KY + (size_t)r * d, wt = 0.0;
+                for (i = 0; i < d; i++) {
+                    X[r * d + i] = vr[i];
+                    y[i] = 0.0;
+                }
+                for (a = 0; a < d; a++) { /* y = k . Sq, row by row of Sq (vectorises over b) */
+                    const double *Sa = Sq + (size_t)a * d;
+                    double ka = kr[a];
+                    for (b = 0; b < d; b++) y[b] += ka * Sa[b];
+                }
+                for (i = 0; i < d; i++) wt += y[i] * kr[i]; /* w_t = k Sq k^T */
+                if (wt < 0.0) wt = 0.0; /* Sq is positive semidefinite; only rounding can go below */
+                c->wsum[j] += wt;
+                for (i = 0; i < d; i++) WX[r * d + i] = wt * X[r * d + i];
             }
-            if (wt < 0.0) wt = 0.0; /* Sq is positive semidefinite; only rounding can go below */
-            c->wsum[j] += wt;
-            w[nr] = wt;
-            rows[nr++] = v + ((size_t)t * c->n_kv_heads + j) * d;
-            if (nr == 8) {
-                oscar__syrk8(c->sv + j * dd, rows, w, nr, d);
-                oscar__syrk8(c->sv_plain + j * dd, rows, NULL, nr, d);
-                nr = 0;
-            }
-        }
-        if (nr) {
-            oscar__syrk8(c->sv + j * dd, rows, w, nr, d);
-            oscar__syrk8(c->sv_plain + j * dd, rows, NULL, nr, d);
+            oscar__syrk(c->sv + j * dd, X, WX, nr, d);
+            oscar__syrk(c->sv_plain + j * dd, X, X, nr, d);
         }
     }
     c->n_kv += n;
@@ -1509,10 +1520,56 @@ OSCAR_DEF void oscar_attend_rows(float *out, double *lse, const float *q, const 
     if (lse) *lse = st.l > 0.0 ? st.m + log(st.l) : -INFINITY;
 }
 
+#define OSCAR__CHUNK 32 /* tokens decoded at a time by the reference attention */
+
+/* adds tokens [a, b) of one KV head to the partial softmax states of its G query heads: rows are
+   decoded a chunk at a time (K transposed, so the G score loops vectorise over tokens); one
+   rescale per chunk, not per token */
+static void oscar__attend_range(const oscar_kv *kv, int seq, int layer, int j, int a, int b, const double *qd, int G, double scale,
+                                oscar__softmax *part, float *Kt, float *Vc, double *sc) {
+    int d = kv->d, pos, c, g, i;
+    float krow[OSCAR_MAX_HEAD_DIM];
+    for (pos = a; pos < b; pos += OSCAR__CHUNK) {
+        int cn = b - pos < OSCAR__CHUNK ? b - pos : OSCAR__CHUNK;
+        for (c = 0; c < cn; c++) {
+            oscar__kv_row(kv, seq, layer, j, pos + c, 0, krow);
+            for (i = 0; i < d; i++) Kt[i * OSCAR__CHUNK + c] = krow[i];
+            oscar__kv_row(kv, seq, layer, j, pos + c, 1, Vc + (size_t)c * d);
+        }
+        for (g = 0; g < G; g++) {
+            const double *qg = qd + (size_t)g * d;
+            oscar__softmax *st = &part[g];
+            double mx = -INFINITY, corr;
+            for (c = 0; c < cn; c++) sc[c] = 0.0;
+            for (i = 0; i < d; i++) {
+                const float *kt = Kt + i * OSCAR__CHUNK;
+                double qi = qg[i];
+                for (c = 0; c < cn; c++) sc[c] += qi * kt[c];
+            }
+            for (c = 0; c < cn; c++) {
+                sc[c] *= scale;
+                if (sc[c] > mx) mx = sc[c];
+            }
+            if (mx > st->m) {
+                corr = st->l == 0.0 ? 0.0 : exp(st->m - mx);
+                st->l *= corr;
+                for (i = 0; i < d; i++) st->acc[i] *= corr;
+                st->m = mx;
+            }
+            for (c = 0; c < cn; c++) {
+                double p = exp(sc[c] - st->m);
+                const float *vr = Vc + (size_t)c * d;
+                st->l += p;
+                for (i = 0; i < d; i++) st->acc[i] += p * vr[i];
+            }
+        }
+    }
+}
+
 OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, const float *q, int n_q_heads, float scale) {
-    int d, G, j, g, i, seg, n, ns, nh, pos;
-    float *qr, *krow, *vrow, *orot;
-    double *dbl;
+    int d, G, j, g, i, seg, n, ns = 0, nh = 0;
+    float *qr, *Kt, *Vc, *orot;
+    double *dbl, *qd, *sc;
     oscar__softmax *tot, *part;
     if (!kv) return OSCAR_ERR_NULL;
     if (!out || !q) return oscar__fail(kv->msg, OSCAR_ERR_NULL, "attend: null query or output");
@@ -1528,8 +1585,10 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
     G = n_q_heads / kv->Hkv;
     if (scale == 0.0f) scale = (float)(1.0 / sqrt((double)d));
     if (G > kv->scratch_g) {
-        /* [2G] softmax states, [2G][d] double accumulators, floats: qr [G][d], k, v, o rows */
-        size_t bytes = sizeof(oscar__softmax) * 2 * (size_t)G + sizeof(double) * 2 * (size_t)G * d + sizeof(float) * ((size_t)G * d + 3 * (size_t)d);
+        /* [2G] softmax states; doubles: [2G][d] accumulators, [G][d] query, [CHUNK] scores;
+           floats: [G][d] rotated query, [d][CHUNK] keys, [CHUNK][d] values, [d] output */
+        size_t bytes = sizeof(oscar__softmax) * 2 * (size_t)G + sizeof(double) * (3 * (size_t)G * d + OSCAR__CHUNK) +
+                       sizeof(float) * ((size_t)G * d + 2 * (size_t)OSCAR__CHUNK * d + (size_t)d);
         double *p = (double *)OSCAR_REALLOC(kv->scratch, bytes);
         if (!p) return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "attend: out of memory for scratch");
         kv->scratch = p;
@@ -1538,10 +1597,12 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
     tot = (oscar__softmax *)(void *)kv->scratch;
     part = tot + G;
     dbl = (double *)(void *)(part + G);
-    qr = (float *)(void *)(dbl + (size_t)2 * G * d);
-    krow = qr + (size_t)G * d;
-    vrow = krow + d;
-    orot = vrow + d;
+    qd = dbl + (size_t)2 * G * d;
+    sc = qd + (size_t)G * d;
+    qr = (float *)(void *)(sc + OSCAR__CHUNK);
+    Kt = qr + (size_t)G * d;
+    Vc = Kt + (size_t)OSCAR__CHUNK * d;
+    orot = Vc + (size_t)OSCAR__CHUNK * d;
     for (g = 0; g < G; g++) {
         tot[g].acc = dbl + (size_t)g * d;
         part[g].acc = dbl + (size_t)(G + g) * d;
@@ -1553,6 +1614,7 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
             const float *qh = q + (size_t)(j * G + g) * d;
             if (Rk) oscar_rotate_rows(qr + (size_t)g * d, qh, Rk, 1, d, 0);
             else memcpy(qr + (size_t)g * d, qh, sizeof(float) * (size_t)d);
+            for (i = 0; i < d; i++) qd[(size_t)g * d + i] = qr[(size_t)g * d + i];
             oscar__sm_reset(&tot[g], d);
         }
         /* segments: sink [0, ns), history [ns, ns + nh), recent [ns + nh, n); one partial each,
@@ -1562,11 +1624,7 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
             int b = seg == 0 ? ns : (seg == 1 ? ns + nh : n);
             if (a == b) continue;
             for (g = 0; g < G; g++) oscar__sm_reset(&part[g], d);
-            for (pos = a; pos < b; pos++) {
-                oscar__kv_row(kv, seq, layer, j, pos, 0, krow); /* dequantised once for all G heads */
-                oscar__kv_row(kv, seq, layer, j, pos, 1, vrow);
-                for (g = 0; g < G; g++) oscar__sm_add(&part[g], oscar__dot(qr + (size_t)g * d, krow, d) * scale, vrow, d);
-            }
+            oscar__attend_range(kv, seq, layer, j, a, b, qd, G, scale, part, Kt, Vc, sc);
             for (g = 0; g < G; g++) oscar__sm_merge(&tot[g], &part[g], d);
         }
         for (g = 0; g < G; g++) {
