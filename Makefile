@@ -45,14 +45,17 @@ test: test-unit test-compile test-cmake test-cli $(TEST_EXTRA)
 test-unit: $(BUILD)/test_oscar
 	./$(BUILD)/test_oscar
 
-# test-compile: the header as C99 (gcc, clang) and C++, with and without OSCAR_STATIC
+# test-compile: the header as C99 (gcc, clang) and C++, with and without OSCAR_STATIC; unit tests
+# and the tool built with clang too
 test-compile: | $(BUILD)
 	$(CC) $(CSTD) $(OPT) $(WARN) tests/compile_test.c -o $(BUILD)/compile_c $(LDLIBS) && ./$(BUILD)/compile_c
 	$(CC) $(CSTD) $(OPT) $(WARN) -DOSCAR_STATIC tests/compile_test.c -o $(BUILD)/compile_c_static $(LDLIBS) && ./$(BUILD)/compile_c_static
 	$(CXX) $(OPT) $(WARN) -x c++ tests/compile_test.c -o $(BUILD)/compile_cpp $(LDLIBS) && ./$(BUILD)/compile_cpp
 	$(CXX) $(OPT) $(WARN) -x c++ -DOSCAR_STATIC tests/compile_test.c -o $(BUILD)/compile_cpp_static $(LDLIBS) && ./$(BUILD)/compile_cpp_static
 	@if command -v clang >/dev/null 2>&1; then \
-	  clang $(CSTD) $(OPT) $(WARN) tests/compile_test.c -o $(BUILD)/compile_clang $(LDLIBS) && ./$(BUILD)/compile_clang; \
+	  clang $(CSTD) $(OPT) $(WARN) tests/compile_test.c -o $(BUILD)/compile_clang $(LDLIBS) && ./$(BUILD)/compile_clang && \
+	  clang $(CSTD) $(OPT) $(WARN) tests/test_oscar.c -o $(BUILD)/test_oscar_clang $(LDLIBS) && ./$(BUILD)/test_oscar_clang | tail -1 && \
+	  clang $(CSTD) $(OPT) $(WARN) $(CLI_DEFS) $(CLI_SRC) -o $(BUILD)/oscar_clang $(LDLIBS); \
 	else echo "SKIP: clang not installed"; fi
 	$(CC) $(CSTD) $(OPT) $(WARN) -I. examples/embed.c -o $(BUILD)/embed $(LDLIBS) && ./$(BUILD)/embed
 

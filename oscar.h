@@ -61,6 +61,9 @@
      quantised into a new history page. So at length n the BF16 tokens are [0, S0) and
      [S0 + H, n) where H = P * floor((n - S0 - W) / P) if n >= S0 + W, else 0 (history = [S0, S0+H)).
      History pages are always full: no partially filled page is ever read.
+     A history row is quantised from its BF16 window row (the rotated row rounded to BF16), so
+     its codes depend only on what the window held; appends rotate x . R in fp32 (sum over i of
+     x_i R[i][j] in increasing i) and round to BF16 (nearest even).
      In OSCAR_KV_BF16 mode the same rule applies but pages hold BF16 rows (exact baseline).
      Pages belong to the whole sequence (one block table, all layers): page id p of layer l lives
      at oscar_kv_page_ptr(kv, l, p, head). Head-page layout, INT2 mode (bytes):

@@ -581,6 +581,23 @@ static void test_attention(void) {
             }
             CHECK(worst <= 1e-5, "%s n=%d: rel error vs naive double attention %g", mode ? "int2" : "bf16", done, worst);
         }
+        if (mode) { /* absorbed V rotation: the output stays in the rotated basis, o = o_rot */
+            oscar_kv kv2;
+            float *o2 = (float *)malloc(sizeof(float) * Hq * d), back[64];
+            double worst = 0.0;
+            cfg.absorb_v = 1;
+            CHECK(oscar_kv_init(&kv2, &cfg) == OSCAR_OK, "%s", kv2.msg);
+            oscar_kv_seq_create(&kv2, &t);
+            oscar_kv_append(&kv2, t, 0, K, V, N);
+            oscar_kv_attend(&kv2, t, 0, o2, q, Hq, 0.0f);
+            for (g = 0; g < Hq; g++) {
+                oscar_rotate_rows(back, o2 + g * d, oscar_kv_rotation(&kv2, 0, g / G, 1), 1, d, 1);
+                for (i = 0; i < d; i++) worst = fmax(worst, fabs(back[i] - out[g * d + i]));
+            }
+            CHECK(worst <= 1e-5, "absorb_v output . R_v^T differs from the un-rotated output by %g", worst);
+            oscar_kv_free(&kv2);
+            free(o2);
+        }
         /* bad input leaves the cache usable */
         q[3] = NAN;
         CHECK(oscar_kv_attend(&kv, seq, 0, out, q, Hq, 0.0f) == OSCAR_ERR_NONFINITE, "NaN query");
