@@ -19,7 +19,7 @@ CLI_DEFS :=
 # extra test targets added by the fragments (GPU compile checks, model tests)
 TEST_EXTRA :=
 
-.PHONY: all test test-unit test-compile test-cmake test-cli demo bench asan install uninstall clean
+.PHONY: fuzz fuzz-smoke all test test-unit test-compile test-cmake test-cli test-threads tsan demo bench asan install uninstall clean
 .DEFAULT_GOAL := all
 
 # fragments owned by sub-projects (GPU kernels, model runner) add targets, sources and tests
@@ -38,7 +38,7 @@ $(BUILD):
 	@mkdir -p $(BUILD)
 
 # test: unit tests, C/C++ compile tests, the CLI, and the fragments' tests (no GPU needed)
-test: test-unit test-compile test-cmake test-cli $(TEST_EXTRA)
+test: test-unit test-compile test-cmake test-cli test-threads tsan fuzz-smoke $(TEST_EXTRA)
 	@echo "make test: all passed"
 
 # test-unit: the CPU reference against its oracles
@@ -66,6 +66,14 @@ test-cmake: | $(BUILD)
 	  cmake --build $(BUILD)/cmake >/dev/null && ./$(BUILD)/cmake/consumer; \
 	else echo "SKIP: cmake not installed"; fi
 
+# test-threads: separate caches on separate threads give the serial results bit for bit
+test-threads: | $(BUILD)
+	$(CC) $(CSTD) $(OPT) $(WARN) tests/test_threads.c -o $(BUILD)/test_threads $(LDLIBS) && ./$(BUILD)/test_threads
+
+# tsan: the same under ThreadSanitizer
+tsan: | $(BUILD)
+	$(CC) $(CSTD) -O1 -g $(WARN) -fsanitize=thread tests/test_threads.c -o $(BUILD)/test_threads_tsan $(LDLIBS) && ./$(BUILD)/test_threads_tsan
+
 # test-cli: synth-dump -> fit -> info round trip, and rejected bad input, through the tool
 test-cli: $(BUILD)/oscar
 	sh tests/test_cli.sh ./$(BUILD)/oscar
@@ -85,6 +93,26 @@ asan: | $(BUILD)
 	./$(BUILD)/test_oscar_asan
 	$(CC) $(CSTD) -O1 -g $(WARN) $(SANITIZE) $(CLI_DEFS) $(CLI_SRC) -o $(BUILD)/oscar_asan $(LDLIBS)
 	sh tests/test_cli.sh ./$(BUILD)/oscar_asan
+
+# fuzz: libFuzzer targets (clang); FUZZ_SECONDS each, starting from the committed seed corpora
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := safetensors
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+fuzz: | $(BUILD)
+	@if ! command -v clang >/dev/null 2>&1; then echo "SKIP: fuzzing needs clang"; exit 0; fi; \
+	for t in $(FUZZ_TARGETS); do \
+	  clang $(FUZZ_FLAGS) tests/fuzz/fuzz_$$t.c -o $(BUILD)/fuzz_$$t $(LDLIBS) || exit 1; \
+	  mkdir -p $(BUILD)/fuzz-corpus/$$t; \
+	  ./$(BUILD)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz-corpus/$$t tests/fuzz/corpus/$$t \
+	    >$(BUILD)/fuzz_$$t.log 2>&1; rc=$$?; \
+	  echo "fuzz $$t: $$(grep -E '^stat::number_of_executed_units' $(BUILD)/fuzz_$$t.log) in $(FUZZ_SECONDS) s, \
+	    $$(grep -oE 'cov: [0-9]+' $(BUILD)/fuzz_$$t.log | tail -1), exit $$rc"; \
+	  if [ $$rc != 0 ]; then tail -40 $(BUILD)/fuzz_$$t.log; exit 1; fi; \
+	done
+
+# fuzz-smoke: a short fuzz run of every target (part of make test)
+fuzz-smoke:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 
 # install: headers into $(PREFIX)/include, the tool into $(PREFIX)/bin
 install: $(BUILD)/oscar

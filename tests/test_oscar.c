@@ -505,6 +505,116 @@ static void test_cache_fork_and_pool(void) {
     free(V);
 }
 
+
+/* randomized create/fork/append/release against a simple model of the cache: every stored row,
+   the page reference counts and the free list must match after every operation */
+typedef struct model_seq {
+    int live, n;
+    float *k, *v; /* [cap][L][d] raw rows */
+} model_seq;
+
+static void test_cache_random_ops(void) {
+    enum { L = 2, D = 8, MAXS = 5, CAP = 400 };
+    oscar_kv kv;
+    oscar_kv_config cfg;
+    oscar_rotations rot;
+    model_seq m[MAXS];
+    int op, s, i, l, bad_rows = 0, bad_refs = 0, pool_full = 0, n_ops = 3000;
+    memset(m, 0, sizeof m);
+    oscar_rotations_alloc(&rot, L, D, 1, 0);
+    for (l = 0; l < L; l++) {
+        synth_orthogonal(rot.k_rot + l * D * D, D, &rng);
+        synth_orthogonal(rot.v_rot + l * D * D, D, &rng);
+    }
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = L; cfg.n_kv_heads = 1; cfg.head_dim = D; cfg.mode = OSCAR_KV_INT2; cfg.rot = &rot;
+    cfg.sink = 2; cfg.window = 4; cfg.page_size = 2; cfg.max_pages = 40; cfg.max_seqs = MAXS;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
+    for (s = 0; s < MAXS; s++) {
+        m[s].k = (float *)malloc(sizeof(float) * CAP * L * D);
+        m[s].v = (float *)malloc(sizeof(float) * CAP * L * D);
+    }
+    for (op = 0; op < n_ops; op++) {
+        int kind = (int)(synth_u64(&rng) % 10), id = -1, rc;
+        s = (int)(synth_u64(&rng) % MAXS);
+        if (kind == 0) { /* create */
+            rc = oscar_kv_seq_create(&kv, &id);
+            if (rc == OSCAR_OK) { m[id].live = 1; m[id].n = 0; }
+            else CHECK(rc == OSCAR_ERR_SEQ_LIMIT, "create: %d", rc);
+        } else if (kind == 1 && m[s].live) { /* fork */
+            rc = oscar_kv_seq_fork(&kv, s, &id);
+            if (rc == OSCAR_OK) {
+                m[id].live = 1;
+                m[id].n = m[s].n;
+                memcpy(m[id].k, m[s].k, sizeof(float) * m[s].n * L * D);
+                memcpy(m[id].v, m[s].v, sizeof(float) * m[s].n * L * D);
+            } else CHECK(rc == OSCAR_ERR_SEQ_LIMIT, "fork: %d", rc);
+        } else if (kind == 2 && m[s].live) { /* release */
+            CHECK(oscar_kv_seq_release(&kv, s) == OSCAR_OK, "release");
+            m[s].live = 0;
+        } else if (m[s].live) { /* append 1..6 tokens to every layer */
+            int cnt = 1 + (int)(synth_u64(&rng) % 6), t;
+            float kk[6][D], vv[6][D];
+            if (m[s].n + cnt > CAP) continue;
+            for (l = 0; l < L; l++) {
+                fill_normal(&kk[0][0], 6 * D, 1.0);
+                fill_normal(&vv[0][0], 6 * D, 1.0);
+                rc = oscar_kv_append(&kv, s, l, &kk[0][0], &vv[0][0], cnt);
+                if (rc == OSCAR_ERR_POOL_FULL) { /* only layer 0 can run out: the others reuse its pages */
+                    CHECK(l == 0, "pool full on layer %d", l);
+                    pool_full++;
+                    break;
+                }
+                CHECK(rc == OSCAR_OK, "append: %s", kv.msg);
+                for (t = 0; t < cnt; t++) {
+                    memcpy(m[s].k + ((size_t)(m[s].n + t) * L + l) * D, kk[t], sizeof kk[t]);
+                    memcpy(m[s].v + ((size_t)(m[s].n + t) * L + l) * D, vv[t], sizeof vv[t]);
+                }
+            }
+            if (l == L) m[s].n += cnt;
+        }
+        { /* invariants: refcounts equal block-table references; free list = unreferenced pages */
+            int refs[40], k2, used = 0;
+            memset(refs, 0, sizeof refs);
+            for (i = 0; i < MAXS; i++) {
+                int np = 0;
+                const int *bt = oscar_kv_block_table(&kv, i, &np);
+                CHECK(!m[i].live == !kv.seqs[i].used, "slot %d liveness", i);
+                for (k2 = 0; k2 < np; k2++) refs[bt[k2]]++;
+            }
+            for (i = 0; i < 40; i++) {
+                if (refs[i] != kv.refcount[i]) bad_refs++;
+                used += refs[i] > 0;
+            }
+            if (used + kv.n_free != 40) bad_refs++;
+        }
+        if (op % 50 == 0 || op == n_ops - 1)
+            for (i = 0; i < MAXS; i++) {
+                int pos, nh;
+                if (!m[i].live) continue;
+                CHECK(oscar_kv_seq_length(&kv, i, 0) == m[i].n && oscar_kv_seq_length(&kv, i, 1) == m[i].n, "length");
+                for (l = 0; l < L; l++) {
+                    oscar_kv_segments(&kv, i, l, NULL, &nh, NULL);
+                    for (pos = 0; pos < m[i].n; pos++) {
+                        float kr[D], vr[D], ke[D], ve[D];
+                        int in_hist = pos >= 2 && pos < 2 + nh;
+                        oscar_kv_read_row(&kv, i, l, 0, pos, kr, vr);
+                        expected_row(&kv, oscar_kv_rotation(&kv, l, 0, 0), m[i].k + ((size_t)pos * L + l) * D, in_hist, kv.k_clip, ke);
+                        expected_row(&kv, oscar_kv_rotation(&kv, l, 0, 1), m[i].v + ((size_t)pos * L + l) * D, in_hist, kv.v_clip, ve);
+                        if (memcmp(kr, ke, sizeof kr) || memcmp(vr, ve, sizeof vr)) bad_rows++;
+                    }
+                }
+            }
+    }
+    CHECK(bad_rows == 0, "%d stored rows differ from the model", bad_rows);
+    CHECK(bad_refs == 0, "%d reference-count/free-list mismatches", bad_refs);
+    CHECK(pool_full > 0, "the run should reach a full pool at least once");
+    printf("  %d random operations, %d full-pool refusals\n", n_ops, pool_full);
+    for (s = 0; s < MAXS; s++) { free(m[s].k); free(m[s].v); }
+    oscar_kv_free(&kv);
+    oscar_rotations_free(&rot);
+}
+
 /* naive double-precision attention over given (rotated) rows */
 static void naive_attention(double *out, const float *q, const float *k, const float *v, int n, int d, double scale) {
     double *s = (double *)malloc(sizeof(double) * n), mx = -INFINITY, sum = 0.0;
@@ -898,6 +1008,7 @@ int main(void) {
     RUN(test_codec_random);
     RUN(test_cache_bookkeeping);
     RUN(test_cache_fork_and_pool);
+    RUN(test_cache_random_ops);
     RUN(test_attention);
     RUN(test_mode_ordering);
     RUN(test_cache_bad_input);
