@@ -38,7 +38,8 @@
      >>calib      oscar_calib_init/_add_q/_add_kv/_targets/_free   statistics of SPEC section 2
      >>fit        oscar_rotation_fit, oscar_rotation_orth_error, oscar_composition_name/_parse
      >>rot        oscar_rotations_alloc/_free/_save/_load/_set_fixed/_k/_v
-     >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row, oscar_int2_dequantize_row
+     >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row, oscar_int2_dequantize_row,
+                  oscar_int2_quantize_channels, oscar_int2_dequantize_channels (KIVI-2 keys)
      >>kv         oscar_kv_init/_free, oscar_kv_seq_create/_fork/_release/_length,
                   oscar_kv_append, oscar_kv_segments, oscar_kv_read_row, oscar_kv_memory_usage,
                   oscar_kv_block_table, oscar_kv_page_ptr, oscar_kv_sink_ptr, oscar_kv_window_ptr
@@ -65,6 +66,8 @@
      its codes depend only on what the window held; appends rotate x . R in fp32 (sum over i of
      x_i R[i][j] in increasing i) and round to BF16 (nearest even).
      In OSCAR_KV_BF16 mode the same rule applies but pages hold BF16 rows (exact baseline).
+     OSCAR_KV_KIVI2 (baseline) keeps the layout but K's scale/min are per channel over the page:
+         [K codes: P][d/4] [K scale,min: d][2] fp16 [V codes: P][d/4] [V scale,min: P][d/g][2]
      Pages belong to the whole sequence (one block table, all layers): page id p of layer l lives
      at oscar_kv_page_ptr(kv, l, p, head). Head-page layout, INT2 mode (bytes):
          [K codes: P][d/4] [K scale,min: P][d/g][2] fp16 [V codes: P][d/4] [V scale,min: P][d/g][2]
@@ -246,13 +249,22 @@ OSCAR_API float oscar_int2_clip_threshold(const float *x, int d, float clip);
 OSCAR_API int oscar_int2_quantize_row(uint8_t *codes, uint16_t *sm, const float *x, int d, int g, float clip);
 /* x: [d] <- mn16 + q * scale16 */
 OSCAR_API void oscar_int2_dequantize_row(float *x, const uint8_t *codes, const uint16_t *sm, int d, int g);
+/* KIVI-2 keys: one fp16 (scale, min) per channel over n rows. codes: [n][d/4], sm: [d][2], x: [n][d] */
+OSCAR_API int oscar_int2_quantize_channels(uint8_t *codes, uint16_t *sm, const float *x, int n, int d);
+/* x: [d] <- one row (codes: [d/4]) of a per-channel block with sm: [d][2] */
+OSCAR_API void oscar_int2_dequantize_channels(float *x, const uint8_t *codes, const uint16_t *sm, int d);
 
 /* >>kv ---- the paged mixed-precision cache (SPEC section 5) ---- */
-typedef enum oscar_kv_mode { OSCAR_KV_BF16 = 0, OSCAR_KV_INT2 = 1 } oscar_kv_mode;
+typedef enum oscar_kv_mode {
+    OSCAR_KV_BF16 = 0,  /* everything BF16: the exact baseline */
+    OSCAR_KV_INT2 = 1,  /* OSCAR: rotated, clipped, per-token INT2 with fp16 scale/min per group */
+    OSCAR_KV_KIVI2 = 2  /* KIVI-2 baseline: K per channel over each page's tokens, V per token; no
+                           rotation, no clip. K costs 2 + 32/P bits, V 2 + 32/g */
+} oscar_kv_mode;
 
 typedef struct oscar_kv_config {
     int n_layers, n_kv_heads, head_dim; /* required */
-    int mode;          /* OSCAR_KV_BF16 (default) or OSCAR_KV_INT2 */
+    int mode;          /* OSCAR_KV_BF16 (default), OSCAR_KV_INT2 or OSCAR_KV_KIVI2 */
     int group_size;    /* 0: min(128, d) */
     int sink;          /* 0: 64, OSCAR_NONE: no sink */
     int window;        /* 0: 256, OSCAR_NONE: 0 */
@@ -277,9 +289,10 @@ typedef struct oscar_kv_seq {
 
 typedef struct oscar_kv {
     oscar_kv_config cfg;  /* with defaults filled in */
-    int d, g, S0, W, P, L, Hkv, ring, int2;
+    int d, g, S0, W, P, L, Hkv, ring, int2, kivi; /* int2: history is quantised (INT2 or KIVI2) */
     float k_clip, v_clip;
-    size_t head_page_bytes, page_bytes;
+    size_t head_page_bytes, page_bytes, k_part; /* k_part: bytes of K inside a head page */
+    float *flush_buf;     /* KIVI2: [P][d] one page of K rows */
     uint8_t *pool;        /* [L][max_pages][Hkv][head_page_bytes] */
     int *refcount;        /* [max_pages] */
     int *free_list;       /* stack of free page ids */
@@ -1014,6 +1027,54 @@ OSCAR_DEF void oscar_int2_dequantize_row(float *x, const uint8_t *codes, const u
     }
 }
 
+/* KIVI-style K: per channel over n rows. codes: [n][d/4] (quarter-interleaved per row, as the
+   per-token codec), sm: [d][2] fp16 (scale, min) per channel, x: [n][d]. */
+OSCAR_DEF int oscar_int2_quantize_channels(uint8_t *codes, uint16_t *sm, const float *x, int n, int d) {
+    uint8_t q[OSCAR_MAX_HEAD_DIM];
+    float mn16[OSCAR_MAX_HEAD_DIM], sc16[OSCAR_MAX_HEAD_DIM];
+    uint16_t out_sm[2 * OSCAR_MAX_HEAD_DIM]; /* written to sm only when every channel succeeds */
+    int i, t, d4;
+    if (!codes || !sm || !x) return OSCAR_ERR_NULL;
+    if (!oscar_is_pow2(d) || d < 4 || d > OSCAR_MAX_HEAD_DIM || n < 1) return OSCAR_ERR_DIM;
+    if (!oscar__finite_f32(x, (size_t)n * d)) return OSCAR_ERR_NONFINITE;
+    for (i = 0; i < d; i++) {
+        float mn = x[i], mx = x[i];
+        for (t = 1; t < n; t++) {
+            float v = x[(size_t)t * d + i];
+            if (v < mn) mn = v;
+            if (v > mx) mx = v;
+        }
+        out_sm[2 * i] = oscar_f32_to_f16((mx - mn) / 3.0f);
+        out_sm[2 * i + 1] = oscar_f32_to_f16(mn);
+        if ((out_sm[2 * i] & 0x7c00u) == 0x7c00u || (out_sm[2 * i + 1] & 0x7c00u) == 0x7c00u) return OSCAR_ERR_RANGE;
+        sc16[i] = oscar_f16_to_f32(out_sm[2 * i]);
+        mn16[i] = oscar_f16_to_f32(out_sm[2 * i + 1]);
+    }
+    memcpy(sm, out_sm, sizeof(uint16_t) * 2 * (size_t)d);
+    d4 = d / 4;
+    for (t = 0; t < n; t++) {
+        const float *xr = x + (size_t)t * d;
+        for (i = 0; i < d; i++) {
+            float f;
+            if (sc16[i] == 0.0f) { q[i] = 0; continue; }
+            f = floorf((xr[i] - mn16[i]) / sc16[i] + 0.5f);
+            q[i] = (uint8_t)(f < 0.0f ? 0 : (f > 3.0f ? 3 : (int)f));
+        }
+        for (i = 0; i < d4; i++)
+            codes[(size_t)t * d4 + i] = (uint8_t)(q[i] | (q[i + d4] << 2) | (q[i + 2 * d4] << 4) | (q[i + 3 * d4] << 6));
+    }
+    return OSCAR_OK;
+}
+
+OSCAR_DEF void oscar_int2_dequantize_channels(float *x, const uint8_t *codes, const uint16_t *sm, int d) {
+    int i, quarter, d4 = d / 4;
+    for (quarter = 0; quarter < 4; quarter++)
+        for (i = 0; i < d4; i++) {
+            int c = quarter * d4 + i;
+            x[c] = oscar_f16_to_f32(sm[2 * c + 1]) + (float)((codes[i] >> (2 * quarter)) & 3) * oscar_f16_to_f32(sm[2 * c]);
+        }
+}
+
 /* >>kv --------------------------------------------------------------------------------------- */
 static int oscar__kv_seq_ok(const oscar_kv *kv, int seq) {
     return kv && kv->seqs && seq >= 0 && seq < kv->cfg.max_seqs && kv->seqs[seq].used;
@@ -1032,7 +1093,7 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
         return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: n_layers (%d) and n_kv_heads (%d) must be >= 1", c.n_layers, c.n_kv_heads);
     if (!oscar_is_pow2(d) || d < 4 || d > OSCAR_MAX_HEAD_DIM)
         return oscar__fail(kv->msg, OSCAR_ERR_DIM, "kv_init: head_dim %d is not a power of two in [4, %d]", d, OSCAR_MAX_HEAD_DIM);
-    if (c.mode != OSCAR_KV_BF16 && c.mode != OSCAR_KV_INT2)
+    if (c.mode != OSCAR_KV_BF16 && c.mode != OSCAR_KV_INT2 && c.mode != OSCAR_KV_KIVI2)
         return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: unknown mode %d", c.mode);
     if (c.group_size == 0) c.group_size = d < 128 ? d : 128;
     if (!oscar_is_pow2(c.group_size) || c.group_size > d || d % c.group_size)
@@ -1062,20 +1123,25 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
     kv->L = c.n_layers;
     kv->Hkv = c.n_kv_heads;
     kv->ring = c.window + c.page_size;
-    kv->int2 = c.mode == OSCAR_KV_INT2;
-    kv->k_clip = c.k_clip;
-    kv->v_clip = c.v_clip;
-    if (kv->int2)
-        kv->head_page_bytes = 2 * ((size_t)kv->P * d / 4 + (size_t)kv->P * (d / kv->g) * 4);
-    else
-        kv->head_page_bytes = 2 * (size_t)kv->P * d * 2;
+    kv->int2 = c.mode != OSCAR_KV_BF16;
+    kv->kivi = c.mode == OSCAR_KV_KIVI2;
+    kv->k_clip = kv->kivi ? -1.0f : c.k_clip;
+    kv->v_clip = kv->kivi ? -1.0f : c.v_clip;
+    if (kv->int2) { /* codes, then fp16 (scale, min): per token and group, or (KIVI K) per channel */
+        size_t per_token = (size_t)kv->P * d / 4 + (size_t)kv->P * (d / kv->g) * 4;
+        kv->k_part = kv->kivi ? (size_t)kv->P * d / 4 + (size_t)d * 4 : per_token;
+        kv->head_page_bytes = kv->k_part + per_token;
+    } else {
+        kv->k_part = (size_t)kv->P * d * 2;
+        kv->head_page_bytes = 2 * kv->k_part;
+    }
     kv->page_bytes = kv->head_page_bytes * kv->Hkv;
     pool_bytes = kv->page_bytes * (size_t)kv->L;
     if (pool_bytes / kv->L != kv->page_bytes || pool_bytes * (size_t)c.max_pages / c.max_pages != pool_bytes)
         return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "kv_init: page pool size overflows");
     pool_bytes *= (size_t)c.max_pages;
     dd = (size_t)d * d;
-    if (kv->int2 && c.rot) {
+    if (c.mode == OSCAR_KV_INT2 && c.rot) {
         const oscar_rotations *r = c.rot;
         size_t n;
         if (!r->k_rot || !r->v_rot)
@@ -1100,7 +1166,8 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
     kv->refcount = (int *)oscar__calloc((size_t)c.max_pages, sizeof(int));
     kv->free_list = (int *)oscar__calloc((size_t)c.max_pages, sizeof(int));
     kv->seqs = (oscar_kv_seq *)oscar__calloc((size_t)c.max_seqs, sizeof(oscar_kv_seq));
-    if (!kv->pool || !kv->refcount || !kv->free_list || !kv->seqs) {
+    if (kv->kivi) kv->flush_buf = (float *)oscar__calloc((size_t)kv->P * d, sizeof(float));
+    if (!kv->pool || !kv->refcount || !kv->free_list || !kv->seqs || (kv->kivi && !kv->flush_buf)) {
         oscar_kv_free(kv);
         return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for a pool of %d pages (%zu bytes)", c.max_pages, pool_bytes);
     }
@@ -1130,6 +1197,8 @@ OSCAR_DEF void oscar_kv_free(oscar_kv *kv) {
     OSCAR_FREE(kv->k_rot);
     OSCAR_FREE(kv->v_rot);
     OSCAR_FREE(kv->scratch);
+    OSCAR_FREE(kv->flush_buf);
+    kv->flush_buf = NULL;
     kv->seqs = NULL;
     kv->pool = NULL;
     kv->refcount = kv->free_list = NULL;
@@ -1264,11 +1333,13 @@ static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) 
         const uint16_t *win = oscar_kv_window_ptr(kv, (int)(s - kv->seqs), layer, h);
         for (half = 0; half < 2; half++) { /* K then V */
             const uint16_t *ring = win + (size_t)half * kv->ring * d;
-            uint8_t *base = pg + (size_t)half * (kv->head_page_bytes / 2);
+            uint8_t *base = pg + (half ? kv->k_part : 0);
             for (t = 0; t < P; t++) {
                 int slot = (s->n_hist[layer] + t) % kv->ring, i;
                 const uint16_t *src = ring + (size_t)slot * d;
-                if (kv->int2) {
+                if (kv->kivi && !half) { /* K per channel: gather the page, quantise below */
+                    for (i = 0; i < d; i++) kv->flush_buf[(size_t)t * d + i] = oscar_bf16_to_f32(src[i]);
+                } else if (kv->int2) {
                     int rc;
                     for (i = 0; i < d; i++) row[i] = oscar_bf16_to_f32(src[i]);
                     rc = oscar_int2_quantize_row(base + (size_t)t * (d / 4), (uint16_t *)(void *)(base + (size_t)P * (d / 4) + (size_t)t * ng * 4),
@@ -1278,6 +1349,11 @@ static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) 
                 } else {
                     memcpy(base + (size_t)t * d * 2, src, (size_t)d * 2);
                 }
+            }
+            if (kv->kivi && !half) {
+                int rc = oscar_int2_quantize_channels(base, (uint16_t *)(void *)(base + (size_t)P * (d / 4)), kv->flush_buf, P, d);
+                OSCAR_ASSERT(rc == OSCAR_OK);
+                (void)rc;
             }
         }
     }
@@ -1388,8 +1464,12 @@ static void oscar__kv_row(const oscar_kv *kv, int seq, int layer, int h, int pos
         src = oscar_kv_sink_ptr(kv, seq, layer, h) + ((size_t)half * kv->S0 + pos) * d;
     } else if (pos - kv->S0 < s->n_hist[layer]) {
         int r = pos - kv->S0, P = kv->P;
-        const uint8_t *base = oscar_kv_page_ptr(kv, layer, s->pages[r / P], h) + (size_t)half * (kv->head_page_bytes / 2);
+        const uint8_t *base = oscar_kv_page_ptr(kv, layer, s->pages[r / P], h) + (half ? kv->k_part : 0);
         int t = r % P;
+        if (kv->kivi && !half) {
+            oscar_int2_dequantize_channels(out, base + (size_t)t * (d / 4), (const uint16_t *)(const void *)(base + (size_t)P * (d / 4)), d);
+            return;
+        }
         if (kv->int2) {
             oscar_int2_dequantize_row(out, base + (size_t)t * (d / 4), (const uint16_t *)(const void *)(base + (size_t)P * (d / 4) + (size_t)t * (d / kv->g) * 4), d, kv->g);
             return;
@@ -1413,14 +1493,14 @@ OSCAR_DEF int oscar_kv_read_row(const oscar_kv *kv, int seq, int layer, int kv_h
 
 OSCAR_DEF int oscar_kv_memory_usage(const oscar_kv *kv, int seq, oscar_kv_memory *m) {
     int l, i, s0, s1;
-    size_t row_bf16, row_codes, row_scales;
+    size_t row_bf16, row_codes, page_scales;
     double elems = 0.0;
     if (!kv || !m) return OSCAR_ERR_NULL;
     if (seq >= 0 && !oscar__kv_seq_ok(kv, seq)) return OSCAR_ERR_NO_SEQ;
     memset(m, 0, sizeof(*m));
     row_bf16 = (size_t)kv->Hkv * 2 * kv->d * 2; /* one token, one layer, K and V */
     row_codes = (size_t)kv->Hkv * 2 * (kv->d / 4);
-    row_scales = (size_t)kv->Hkv * 2 * (kv->d / kv->g) * 4;
+    page_scales = kv->int2 ? (size_t)kv->Hkv * (kv->head_page_bytes - 2 * (size_t)kv->P * (kv->d / 4)) : 0; /* one page, one layer */
     s0 = seq >= 0 ? seq : 0;
     s1 = seq >= 0 ? seq + 1 : kv->cfg.max_seqs;
     for (i = s0; i < s1; i++) {
@@ -1440,7 +1520,7 @@ OSCAR_DEF int oscar_kv_memory_usage(const oscar_kv *kv, int seq, oscar_kv_memory
             if (seq >= 0) { /* pages counted per sequence; the whole cache counts them once below */
                 if (kv->int2) {
                     m->code_bytes += (size_t)nh * row_codes;
-                    m->scale_bytes += (size_t)nh * row_scales;
+                    m->scale_bytes += (size_t)(nh / kv->P) * page_scales;
                 } else {
                     m->history_bf16_bytes += (size_t)nh * row_bf16;
                 }
@@ -1451,7 +1531,7 @@ OSCAR_DEF int oscar_kv_memory_usage(const oscar_kv *kv, int seq, oscar_kv_memory
         size_t used = (size_t)(kv->cfg.max_pages - kv->n_free) * kv->P * kv->L;
         if (kv->int2) {
             m->code_bytes = used * row_codes;
-            m->scale_bytes = used * row_scales;
+            m->scale_bytes = used / kv->P * page_scales;
         } else {
             m->history_bf16_bytes = used * row_bf16;
         }
@@ -1460,7 +1540,7 @@ OSCAR_DEF int oscar_kv_memory_usage(const oscar_kv *kv, int seq, oscar_kv_memory
     m->bf16_equiv_bytes = (size_t)(elems * 2.0);
     m->bytes_per_token = m->n_tokens ? (double)m->total_bytes / (double)m->n_tokens : 0.0;
     m->bits_per_element = elems > 0 ? (double)m->total_bytes * 8.0 / elems : 0.0;
-    m->history_bits_per_element = kv->int2 ? 2.0 + 32.0 / kv->g : 16.0;
+    m->history_bits_per_element = (double)kv->head_page_bytes * 8.0 / (2.0 * kv->P * kv->d);
     return OSCAR_OK;
 }
 

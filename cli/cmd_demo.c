@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const mode_names[4] = {"bf16", "int2-naive", "int2-hadamard", "oscar"};
+static const char *const mode_names[5] = {"bf16", "int2-naive", "int2-hadamard", "oscar", "kivi2"};
 
 /* the cache configuration of a SPEC section 8 mode */
 static void mode_config(oscar_kv_config *cfg, int mode, const oscar_rotations *fitted, const oscar_rotations *hadamard) {
-    cfg->mode = mode ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
+    cfg->mode = mode == 4 ? OSCAR_KV_KIVI2 : (mode ? OSCAR_KV_INT2 : OSCAR_KV_BF16);
     cfg->rot = mode == 2 ? hadamard : (mode == 3 ? fitted : NULL);
     if (mode == 1) cfg->k_clip = cfg->v_clip = -1.0f; /* naive: no rotation, no clip */
+    if (mode == 4) cfg->page_size = 128;              /* KIVI keys: 2 + 32/128 = 2.25 bits, as V */
 }
 
 static int fit_one_layer(oscar_rotations *rot, const float *q, const float *k, const float *v, int64_t n, int d, int Hq, int Hkv) {
@@ -48,7 +49,7 @@ int oscar_cli_demo(int argc, char **argv) {
             printf("usage: oscar demo [--tokens N] [--dim d] [--heads Hq] [--kv-heads Hkv] [--queries Q] [--seed S]\n"
                    "Synthetic long-context decode: attention-like keys/values with outlier channels and\n"
                    "anisotropic queries. Calibrates OSCAR rotations on %d fresh tokens, fills a %d-token cache in\n"
-                   "each mode of SPEC section 8 and prints the attention-output error against bf16, the bytes\n"
+                   "each mode of SPEC section 8 (and the KIVI-2 baseline) and prints the attention-output error against bf16, the bytes\n"
                    "per token and the decode time. (The real-model demo runs with a GGUF model.)\n", ncal, ctx);
             return 0;
         }
@@ -87,7 +88,7 @@ int oscar_cli_demo(int argc, char **argv) {
     synth_tokens(&m, &r, nq, q, NULL, NULL);
     printf("  generated %d context tokens and %d decode queries in %.2f s\n\n", ctx, nq, cli_now() - t0);
     printf("  %-14s %12s %12s %10s %10s %12s\n", "mode", "attn error", "bytes/token", "bits/elem", "fill s", "decode ms");
-    for (mode = 0; mode < 4; mode++) {
+    for (mode = 0; mode < 5; mode++) {
         oscar_kv kv;
         oscar_kv_config cfg;
         oscar_kv_memory mem;

@@ -364,6 +364,18 @@ static void expected_row(const oscar_kv *kv, const float *R, const float *x, int
     oscar_int2_dequantize_row(out, c, sm, d, kv->g);
 }
 
+/* KIVI2 keys: the stored K row at pos, quantised per channel over its page (raw rows K, stride Hkv) */
+static void expected_kivi_k(const oscar_kv *kv, const float *K, int Hkv, int h, int pos, float *out) {
+    float rows[64 * 16];
+    uint8_t c[64 * 4];
+    uint16_t sm[2 * 16];
+    int P = kv->P, d = kv->d, first = kv->S0 + ((pos - kv->S0) / P) * P, t, i;
+    for (t = 0; t < P; t++)
+        for (i = 0; i < d; i++) rows[t * d + i] = oscar_bf16_to_f32(oscar_f32_to_bf16(K[((size_t)(first + t) * Hkv + h) * d + i]));
+    oscar_int2_quantize_channels(c, sm, rows, P, d);
+    oscar_int2_dequantize_channels(out, c + (size_t)(pos - first) * (d / 4), sm, d);
+}
+
 static int expected_hist(int n, int S0, int W, int P) { return n >= S0 + W ? P * ((n - S0 - W) / P) : 0; }
 
 static void test_cache_bookkeeping(void) {
@@ -380,11 +392,11 @@ static void test_cache_bookkeeping(void) {
         synth_orthogonal(rot.k_rot + (size_t)i * d * d, d, &rng);
         synth_orthogonal(rot.v_rot + (size_t)i * d * d, d, &rng);
     }
-    for (mode = 0; mode < 2; mode++) {
+    for (mode = 0; mode < 3; mode++) { /* bf16, int2 (rotated, clipped), kivi2 */
         memset(&cfg, 0, sizeof cfg);
         cfg.n_layers = L; cfg.n_kv_heads = Hkv; cfg.head_dim = d; cfg.group_size = 8;
         cfg.sink = S0; cfg.window = W; cfg.page_size = P; cfg.max_pages = 64; cfg.max_seqs = 4;
-        cfg.mode = mode ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
+        cfg.mode = mode == 2 ? OSCAR_KV_KIVI2 : (mode ? OSCAR_KV_INT2 : OSCAR_KV_BF16);
         cfg.rot = &rot;
         CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
         CHECK(oscar_kv_seq_create(&kv, &seq) == OSCAR_OK, "%s", kv.msg);
@@ -399,8 +411,9 @@ static void test_cache_bookkeeping(void) {
                     for (pos = 0; pos < n; pos++) {
                         int in_hist = pos >= S0 && pos < S0 + nh;
                         oscar_kv_read_row(&kv, seq, l, h, pos, kr, vr);
-                        expected_row(&kv, mode ? oscar_kv_rotation(&kv, l, h, 0) : NULL, K + ((size_t)pos * Hkv + h) * d, in_hist, kv.k_clip, ke);
-                        expected_row(&kv, mode ? oscar_kv_rotation(&kv, l, h, 1) : NULL, V + ((size_t)pos * Hkv + h) * d, in_hist, kv.v_clip, ve);
+                        expected_row(&kv, oscar_kv_rotation(&kv, l, h, 0), K + ((size_t)pos * Hkv + h) * d, in_hist, kv.k_clip, ke);
+                        expected_row(&kv, oscar_kv_rotation(&kv, l, h, 1), V + ((size_t)pos * Hkv + h) * d, in_hist, kv.v_clip, ve);
+                        if (mode == 2 && in_hist) expected_kivi_k(&kv, K, Hkv, h, pos, ke);
                         if (memcmp(kr, ke, sizeof(float) * d) || memcmp(vr, ve, sizeof(float) * d)) bad++;
                     }
             CHECK(bad == 0, "mode %d n=%d: %d rows differ from the expected BF16/INT2 content", mode, n, bad);
@@ -426,8 +439,9 @@ static void test_cache_bookkeeping(void) {
             CHECK(oscar_kv_memory_usage(&kv, seq, &m) == OSCAR_OK, "memory");
             CHECK(m.n_tokens == N && m.n_sink == S0 && m.n_history == nh && m.n_window == N - S0 - nh, "token counts");
             CHECK(m.sink_bytes == (size_t)S0 * row * d * 2 && m.window_bytes == (size_t)(N - S0 - nh) * row * d * 2, "bf16 bytes");
-            if (mode) CHECK(m.code_bytes == (size_t)nh * row * d / 4 && m.scale_bytes == (size_t)nh * row * (d / 8) * 4, "int2 bytes");
-            else CHECK(m.history_bf16_bytes == (size_t)nh * row * d * 2, "bf16 history bytes");
+            if (mode == 1) CHECK(m.code_bytes == (size_t)nh * row * d / 4 && m.scale_bytes == (size_t)nh * row * (d / 8) * 4, "int2 bytes");
+            if (mode == 2) CHECK(m.code_bytes == (size_t)nh * row * d / 4 && m.scale_bytes == (size_t)(nh / P) * L * Hkv * (d * 4 + P * (d / 8) * 4), "kivi2 bytes");
+            if (mode == 0) CHECK(m.history_bf16_bytes == (size_t)nh * row * d * 2, "bf16 history bytes");
             CHECK(fabs(m.bits_per_element - m.total_bytes * 8.0 / ((double)N * row * d)) < 1e-9, "bits");
             CHECK(m.bf16_equiv_bytes == (size_t)N * row * d * 2, "bf16 equivalent");
         }
