@@ -195,7 +195,9 @@ static void cm__run_help(FILE *o) {
             "  --plain f32|bf16    bypass the cache: plain attention over fp32 or bf16 K/V (for checks)\n"
             "  --ignore-eos        keep generating after the end-of-turn token\n"
             "  --echo              print the prompt before the generated text\n"
-            "  --progress          always show the prompt progress bar (default: when stderr is a terminal)\n");
+            "  --progress          always show the prompt progress bar (default: when stderr is a terminal)\n"
+            "  --dump-calib FILE   write every token's post-RoPE q, k and v of every layer (fp16 safetensors,\n"
+            "                      layers.{i}.q/k/v) for `oscar fit --qkv FILE`; use with -n 0 on a calibration text\n");
 }
 
 typedef struct cm__prog {
@@ -260,6 +262,96 @@ static int cm__sample(const float *logits, int n, float temp, float top_p, cm__r
     return buf[m - 1].id;
 }
 
+/* >>dump ---- calibration dump: post-RoPE q/k (cache basis) and v of every token, all layers ---- */
+typedef struct cm__dump {
+    int L, Hq, Hkv, d, cap, n; /* n: tokens stored (layer 0 decides) */
+    uint16_t **q, **k, **v;    /* [L] -> [cap][H][d] fp16 */
+    int oom;
+} cm__dump;
+
+static void cm__dump_hook(void *user, int layer, int pos, const float *q, const float *k, const float *v) {
+    cm__dump *D = (cm__dump *)user;
+    size_t qd = (size_t)D->Hq * D->d, kd = (size_t)D->Hkv * D->d, i;
+    if (D->oom || pos >= D->cap) return;
+    for (i = 0; i < qd; i++) D->q[layer][(size_t)pos * qd + i] = oscar_f32_to_f16(q[i]);
+    for (i = 0; i < kd; i++) {
+        D->k[layer][(size_t)pos * kd + i] = oscar_f32_to_f16(k[i]);
+        D->v[layer][(size_t)pos * kd + i] = oscar_f32_to_f16(v[i]);
+    }
+    if (layer == 0 && pos + 1 > D->n) D->n = pos + 1;
+}
+
+static int cm__dump_init(cm__dump *D, const llm_model *m, int cap) {
+    int l;
+    memset(D, 0, sizeof *D);
+    D->L = m->n_layer;
+    D->Hq = m->n_head;
+    D->Hkv = m->n_head_kv;
+    D->d = m->head_dim;
+    D->cap = cap;
+    D->q = (uint16_t **)calloc((size_t)D->L, sizeof(uint16_t *));
+    D->k = (uint16_t **)calloc((size_t)D->L, sizeof(uint16_t *));
+    D->v = (uint16_t **)calloc((size_t)D->L, sizeof(uint16_t *));
+    if (!D->q || !D->k || !D->v) return -1;
+    for (l = 0; l < D->L; l++) {
+        D->q[l] = (uint16_t *)malloc((size_t)cap * D->Hq * D->d * 2);
+        D->k[l] = (uint16_t *)malloc((size_t)cap * D->Hkv * D->d * 2);
+        D->v[l] = (uint16_t *)malloc((size_t)cap * D->Hkv * D->d * 2);
+        if (!D->q[l] || !D->k[l] || !D->v[l]) return -1;
+    }
+    return 0;
+}
+
+static void cm__dump_free(cm__dump *D) {
+    int l;
+    for (l = 0; l < D->L; l++) {
+        if (D->q) free(D->q[l]);
+        if (D->k) free(D->k[l]);
+        if (D->v) free(D->v[l]);
+    }
+    free(D->q);
+    free(D->k);
+    free(D->v);
+    memset(D, 0, sizeof *D);
+}
+
+static int cm__dump_write(cm__dump *D, const char *path, const char *model, const char *source) {
+    oscar_st_entry *e = (oscar_st_entry *)calloc((size_t)D->L * 3, sizeof *e);
+    char (*names)[32] = (char (*)[32])calloc((size_t)D->L * 3, 32);
+    char calib[256], n_tok[32];
+    const char *meta[4][2];
+    char msg[OSCAR_MSG_SIZE];
+    int l, w, rc;
+    if (!e || !names) {
+        free(e);
+        free(names);
+        return -1;
+    }
+    for (l = 0; l < D->L; l++)
+        for (w = 0; w < 3; w++) {
+            oscar_st_entry *x = &e[3 * l + w];
+            snprintf(names[3 * l + w], 32, "layers.%d.%c", l, "qkv"[w]);
+            x->name = names[3 * l + w];
+            x->dtype = OSCAR_F16;
+            x->ndim = 3;
+            x->shape[0] = D->n;
+            x->shape[1] = w == 0 ? D->Hq : D->Hkv;
+            x->shape[2] = D->d;
+            x->data = w == 0 ? (const void *)D->q[l] : w == 1 ? (const void *)D->k[l] : (const void *)D->v[l];
+        }
+    snprintf(calib, sizeof calib, "%d tokens of %.200s", D->n, source);
+    snprintf(n_tok, sizeof n_tok, "%d", D->n);
+    meta[0][0] = "model"; meta[0][1] = model;
+    meta[1][0] = "calibration"; meta[1][1] = calib;
+    meta[2][0] = "basis"; meta[2][1] = "post-RoPE q/k in HF half-split channel order (oscar run)";
+    meta[3][0] = "n_tokens"; meta[3][1] = n_tok;
+    rc = oscar_st_write(path, e, D->L * 3, &meta[0][0], 4, msg);
+    if (rc != OSCAR_OK) fprintf(stderr, "oscar run: --dump-calib: %s\n", msg);
+    free(e);
+    free(names);
+    return rc == OSCAR_OK ? 0 : -1;
+}
+
 static double cm__mib(size_t b) { return (double)b / (1024.0 * 1024.0); }
 
 static void cm__print_memory(llm_ctx *c, const char *mode) {
@@ -298,6 +390,8 @@ static int cm__chat(const llm_model *m, const char *system, const char *user, ch
 
 int oscar_cli_run(int argc, char **argv) {
     const char *model = NULL, *prompt = NULL, *file = NULL, *kvmode = "bf16", *rotfile = NULL, *system = NULL, *plain = NULL;
+    const char *dump_path = NULL;
+    cm__dump dump;
     int chat = 0, n_predict = 64, threads = cm__threads_default(), n_ctx = 0, batch = 32, one_cache = 0;
     int ignore_eos = 0, echo = 0, progress = -1, sink = -1, window = -1, page = 0, group = 0, seed = 1;
     float temp = 0, top_p = 0.9f, k_clip = 0, v_clip = 0;
@@ -315,6 +409,7 @@ int oscar_cli_run(int argc, char **argv) {
     memset(&c, 0, sizeof c);
     memset(&rot, 0, sizeof rot);
     memset(&cfg, 0, sizeof cfg);
+    memset(&dump, 0, sizeof dump);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
 #define CM_VAL() do { if (!(v = cm__val(argc, argv, &i))) return 2; } while (0)
@@ -344,6 +439,7 @@ int oscar_cli_run(int argc, char **argv) {
         else if (!strcmp(a, "--ignore-eos")) ignore_eos = 1;
         else if (!strcmp(a, "--echo")) echo = 1;
         else if (!strcmp(a, "--progress")) progress = 1;
+        else if (!strcmp(a, "--dump-calib")) { CM_VAL(); dump_path = v; }
         else {
             fprintf(stderr, "%s: unknown option '%s'\n", argv[0], a);
             cm__run_help(stderr);
@@ -440,6 +536,11 @@ int oscar_cli_run(int argc, char **argv) {
     cfg.n_batch = batch;
     cfg.split_heads = !one_cache;
     cfg.attn = !plain ? LLM_ATTN_OSCAR : !strcmp(plain, "f32") ? LLM_ATTN_PLAIN_F32 : LLM_ATTN_PLAIN_BF16;
+    if (dump_path) {
+        if (cm__dump_init(&dump, &m, n_ctx)) goto oom;
+        cfg.on_qkv = cm__dump_hook;
+        cfg.user = &dump;
+    }
     if (llm_ctx_init(&c, &m, &cfg)) {
         fprintf(stderr, "%s: %s\n", argv[0], c.msg);
         goto done;
@@ -495,10 +596,15 @@ int oscar_cli_run(int argc, char **argv) {
             plain ? (cfg.attn == LLM_ATTN_PLAIN_F32 ? "plain fp32 (no cache)" : "plain bf16 (no cache)") : kvmode);
     cm__print_memory(&c, kvmode);
     rc = 0;
+    if (dump_path) {
+        if (cm__dump_write(&dump, dump_path, model, file ? file : "the prompt")) rc = 1;
+        else fprintf(stderr, "calibration dump: %d tokens x %d layers -> %s\n", dump.n, dump.L, dump_path);
+    }
     goto done;
 oom:
     fprintf(stderr, "%s: out of memory\n", argv[0]);
 done:
+    cm__dump_free(&dump);
     free(cand);
     free(ids);
     free(text);

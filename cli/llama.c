@@ -160,13 +160,15 @@ static llm_pool *llm__pool_new(int n) {
     pthread_cond_init(&p->done, NULL);
     for (i = 1; i < n; i++) {
         llm__worker *w = (llm__worker *)malloc(sizeof *w);
+        if (w) {
+            w->p = p;
+            w->ith = i;
+        }
         if (!w || pthread_create(&p->th[i], NULL, llm__thread, w) != 0) {
             free(w);
             p->n = i; /* run with the threads we got */
             break;
         }
-        w->p = p;
-        w->ith = i;
     }
     return p;
 }
@@ -409,6 +411,30 @@ typedef struct llm__mm {
     int accumulate; /* y += instead of y = */
 } llm__mm;
 
+/* four dot products of rows w0..w3 with the same x (x is loaded once for the four) */
+static void llm__dot4(float *out, const float *w0, const float *w1, const float *w2, const float *w3, const float *x, int n) {
+    float a0[4] = {0, 0, 0, 0}, a1[4] = {0, 0, 0, 0}, a2[4] = {0, 0, 0, 0}, a3[4] = {0, 0, 0, 0};
+    int i, j;
+    for (i = 0; i + 4 <= n; i += 4)
+        for (j = 0; j < 4; j++) {
+            float xv = x[i + j];
+            a0[j] += w0[i + j] * xv;
+            a1[j] += w1[i + j] * xv;
+            a2[j] += w2[i + j] * xv;
+            a3[j] += w3[i + j] * xv;
+        }
+    for (; i < n; i++) {
+        a0[0] += w0[i] * x[i];
+        a1[0] += w1[i] * x[i];
+        a2[0] += w2[i] * x[i];
+        a3[0] += w3[i] * x[i];
+    }
+    out[0] = (a0[0] + a0[1]) + (a0[2] + a0[3]);
+    out[1] = (a1[0] + a1[1]) + (a1[2] + a1[3]);
+    out[2] = (a2[0] + a2[1]) + (a2[2] + a2[3]);
+    out[3] = (a3[0] + a3[1]) + (a3[2] + a3[3]);
+}
+
 static void llm__mm_task(void *arg, int ith, int nth) {
     llm__mm *a = (llm__mm *)arg;
     int64_t N = a->w->rows, K = a->w->cols, r0, r1, r;
@@ -417,7 +443,18 @@ static void llm__mm_task(void *arg, int ith, int nth) {
     /* split rows in multiples of 4 so threads do not share cache lines of y */
     r0 = (N / 4) * ith / nth * 4;
     r1 = ith == nth - 1 ? N : (N / 4) * (ith + 1) / nth * 4;
-    for (r = r0; r < r1; r++) {
+    r = r0;
+    if (!fused) /* blocks of four rows: dequantised once, used by all B tokens */
+        for (; r + 4 <= r1; r += 4) {
+            int k;
+            for (k = 0; k < 4; k++) llm_dequant_row(buf + (size_t)k * K, a->w, r + k);
+            for (b = 0; b < a->B; b++) {
+                float s[4], *y = a->y + (size_t)b * N + r;
+                llm__dot4(s, buf, buf + K, buf + 2 * K, buf + 3 * K, a->x + (size_t)b * K, (int)K);
+                for (k = 0; k < 4; k++) y[k] = a->accumulate ? y[k] + s[k] : s[k];
+            }
+        }
+    for (; r < r1; r++) {
         if (!fused) llm_dequant_row(buf, a->w, r);
         for (b = 0; b < a->B; b++) {
             const float *xb = a->x + (size_t)b * K;
@@ -445,7 +482,7 @@ static void llm__matmul(llm_ctx *c, float *y, const float *x, const llm_weight *
     a.w = w;
     a.B = B;
     a.deq = c->deq;
-    a.deq_stride = (size_t)(c->m->n_ff > c->m->n_embd ? c->m->n_ff : c->m->n_embd);
+    a.deq_stride = (size_t)4 * (size_t)(c->m->n_ff > c->m->n_embd ? c->m->n_ff : c->m->n_embd);
     a.accumulate = accumulate;
     llm__pool_run(c->pool, llm__mm_task, &a);
 }
@@ -501,7 +538,7 @@ int llm_ctx_init(llm_ctx *c, const llm_model *m, const llm_ctx_config *cfg) {
     c->hb2 = (float *)malloc((size_t)B * F * sizeof(float));
     c->logits = (float *)malloc((size_t)m->n_vocab * sizeof(float));
     c->rope = (float *)malloc((size_t)B * D * sizeof(float));
-    c->deq = (float *)malloc((size_t)c->cfg.n_threads * (size_t)(F > E ? F : E) * sizeof(float));
+    c->deq = (float *)malloc((size_t)c->cfg.n_threads * 4 * (size_t)(F > E ? F : E) * sizeof(float));
     c->xsum = (float *)malloc((size_t)2 * (size_t)(F > (int)qd ? (F > E ? F : E) : (int)qd) / 32 * sizeof(float) + 64);
     c->rc = (int *)calloc((size_t)Hkv + LLM_MAX_THREADS + 1, sizeof(int));
     if (!c->x || !c->xb || !c->q || !c->k || !c->v || !c->att || !c->hb || !c->hb2 || !c->logits ||

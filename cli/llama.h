@@ -87,7 +87,7 @@ typedef struct llm_ctx {
     float *pk, *pv;
     /* scratch for a chunk of B tokens */
     float *x, *xb, *q, *k, *v, *att, *hb, *hb2, *logits, *rope;
-    float *deq;        /* [n_threads][max(n_embd, n_ff)] */
+    float *deq;        /* [n_threads][4][max(n_embd, n_ff)] dequantised rows */
     float *xsum;       /* [2][max K / 32] block sums for the fused kernels */
     int *rc;
     struct llm_pool *pool;
