@@ -13,7 +13,7 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 BENCH_OPT ?= -O3 -march=native
 
 # the oscar tool; fragments in mk/ add their sources (CLI_SRC) and defines (CLI_DEFS)
-CLI_SRC  := cli/main.c cli/cmd_fit.c cli/cmd_demo.c
+CLI_SRC  := cli/main.c cli/util.c cli/cmd_fit.c cli/cmd_demo.c
 CLI_HDR  := oscar.h $(wildcard cli/*.h)
 CLI_DEFS :=
 # extra test targets added by the fragments (GPU compile checks, model tests)
@@ -96,7 +96,7 @@ asan: | $(BUILD)
 
 # fuzz: libFuzzer targets (clang); FUZZ_SECONDS each, starting from the committed seed corpora
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := safetensors
+FUZZ_TARGETS := safetensors cli_numbers
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 fuzz: | $(BUILD)
 	@if ! command -v clang >/dev/null 2>&1; then echo "SKIP: fuzzing needs clang"; exit 0; fi; \
