@@ -173,11 +173,12 @@ static void cm__run_help(FILE *o) {
             "  --chat              wrap the prompt in the ChatML template (system + user turn)\n"
             "  --system TEXT       system message for --chat (default: the model's own)\n"
             "  -n, --n-predict N   tokens to generate (default 64; 0 only reads the prompt)\n"
-            "  --kv MODE           bf16 | int2-naive | int2-hadamard | oscar   (default bf16)\n"
+            "  --kv MODE           bf16 | int2-naive | int2-hadamard | oscar | kivi2   (default bf16)\n"
             "                        bf16          every token in BF16 (the reference)\n"
             "                        int2-naive    INT2 history, no rotation, no clipping\n"
             "                        int2-hadamard INT2 history, Hadamard rotation, clips 0.96 / 0.92\n"
             "                        oscar         INT2 history, fitted rotations from --rot\n"
+            "                        kivi2         KIVI-2 baseline: keys per channel, values per token\n"
             "  --rot FILE          rotation file (safetensors, from oscar fit) for --kv oscar\n"
             "  --sink N            BF16 sink tokens (default 64; 0: none)\n"
             "  --window N          BF16 recent-window tokens (default 256; 0: none)\n"
@@ -468,8 +469,10 @@ int oscar_cli_run(int argc, char **argv) {
         cfg.kv.k_clip = cfg.kv.v_clip = -1.0f;
     } else if (!strcmp(kvmode, "int2-hadamard") || !strcmp(kvmode, "oscar")) {
         cfg.kv.mode = OSCAR_KV_INT2;
+    } else if (!strcmp(kvmode, "kivi2")) {
+        cfg.kv.mode = OSCAR_KV_KIVI2;
     } else {
-        fprintf(stderr, "%s: --kv wants bf16, int2-naive, int2-hadamard or oscar, got '%s'\n", argv[0], kvmode);
+        fprintf(stderr, "%s: --kv wants bf16, int2-naive, int2-hadamard, oscar or kivi2, got '%s'\n", argv[0], kvmode);
         return 2;
     }
     if (!strcmp(kvmode, "oscar") && !rotfile) {

@@ -187,7 +187,7 @@ static int tok__cmp_len_desc(const void *a, const void *b, const tok_vocab *t) {
 }
 
 int tok_load(tok_vocab *t, gguf_file *f) {
-    const gguf_kv *toks, *types = NULL, *merges;
+    const gguf_kv *toks = NULL, *types = NULL, *merges = NULL;
     gguf_str model, pre;
     uint32_t map[256], inv[512];
     uint32_t u;

@@ -145,7 +145,7 @@ static void test_cases(void) {
         if (c == OK) {
             const gguf_tensor *t = gguf_find_tensor(&f, "b.weight");
             const gguf_kv *kv = NULL;
-            gguf_str s;
+            gguf_str s = {NULL, 0};
             uint32_t u = 0;
             int flag = 0;
             CHECK(r == 0, "valid file rejected: %s", f.msg);

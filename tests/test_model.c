@@ -363,7 +363,7 @@ static void test_int2(const llm_model *m) {
         /* bookkeeping in every cache and layer */
         for (i = 0; i < c.n_caches; i++)
             for (l = 0; l < m->n_layer; l++) {
-                int ns, nh, nr, np;
+                int ns = -1, nh = -1, nr = -1, np = -1;
                 oscar_kv_segments(&c.kv[i], c.seq[i], l, &ns, &nh, &nr);
                 oscar_kv_block_table(&c.kv[i], c.seq[i], &np);
                 if (ns != S0 || nh != H || nr != n - S0 - H || np != H / P) {
