@@ -19,6 +19,12 @@ static double cm__now(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static double cm__cpu(void) { /* CPU seconds of the process, all threads */
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0.0;
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static char *cm__read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
@@ -405,7 +411,7 @@ int oscar_cli_run(int argc, char **argv) {
     oscar_rotations rot;
     cm__cand *cand = NULL;
     cm__rng rng;
-    double t_prompt = 0, t_gen = 0, t0;
+    double t_prompt = 0, t_gen = 0, t0, c_prompt = 0, c_gen = 0, c0;
     memset(&m, 0, sizeof m);
     memset(&c, 0, sizeof c);
     memset(&rot, 0, sizeof rot);
@@ -565,13 +571,16 @@ int oscar_cli_run(int argc, char **argv) {
         prog.t0 = cm__now();
         prog.shown = 0;
         t0 = cm__now();
+        c0 = cm__cpu();
         if (llm_eval(&c, ids, n_ids, c.logits, 0, show ? cm__progress : NULL, &prog)) {
             fprintf(stderr, "%s: %s\n", argv[0], c.msg);
             goto done;
         }
         t_prompt = cm__now() - t0;
+        c_prompt = cm__cpu() - c0;
     }
     t0 = cm__now();
+    c0 = cm__cpu();
     while (n_gen < n_predict && c.n_past < n_ctx) {
         int next = cm__sample(c.logits, m.n_vocab, temp, top_p, &rng, cand);
         size_t pl;
@@ -591,10 +600,13 @@ int oscar_cli_run(int argc, char **argv) {
         }
     }
     t_gen = cm__now() - t0;
+    c_gen = cm__cpu() - c0;
     printf("\n");
     fflush(stdout);
-    fprintf(stderr, "prompt:     %6d tokens in %8.3f s  (%.2f tok/s)\n", n_ids, t_prompt, n_ids / (t_prompt > 0 ? t_prompt : 1e-9));
-    fprintf(stderr, "generation: %6d tokens in %8.3f s  (%.2f tok/s)\n", n_gen, t_gen, n_gen ? n_gen / (t_gen > 0 ? t_gen : 1e-9) : 0.0);
+    fprintf(stderr, "prompt:     %6d tokens in %8.3f s  (%.2f tok/s; %.3f CPU s)\n", n_ids, t_prompt,
+            n_ids / (t_prompt > 0 ? t_prompt : 1e-9), c_prompt);
+    fprintf(stderr, "generation: %6d tokens in %8.3f s  (%.2f tok/s; %.3f CPU s)\n", n_gen, t_gen,
+            n_gen ? n_gen / (t_gen > 0 ? t_gen : 1e-9) : 0.0, c_gen);
     fprintf(stderr, "threads: %d, context %d/%d, attention: %s\n", c.cfg.n_threads, c.n_past, n_ctx,
             plain ? (cfg.attn == LLM_ATTN_PLAIN_F32 ? "plain fp32 (no cache)" : "plain bf16 (no cache)") : kvmode);
     cm__print_memory(&c, kvmode);

@@ -230,7 +230,7 @@ int main(int argc, char **argv) {
                    (long long)f.n_tensors, hdr);
             /* cut inside the header (every 997th byte) and inside the data */
             test_truncations(f.bytes, hdr, 997, "truncations of the model header");
-            test_truncations(f.bytes, f.size, f.size / 50 + 1, "truncations of the model");
+            test_truncations(f.bytes, f.size, f.size / 16 + 1, "truncations of the model");
         }
         gguf_close(&f);
     }
