@@ -160,7 +160,8 @@ OSCAR_API int oscar_is_pow2(int n);
 /* x: [d], in place: x <- x . H (normalised Sylvester Hadamard, d a power of two) */
 OSCAR_API void oscar_wht(float *x, int d);
 OSCAR_API void oscar_wht_f64(double *x, int d);
-/* the log2(d)-bit reverse of i */
+/* the log2(d)-bit reverse of i (-1 when d is not a power of two or i is outside [0, d)).
+   The void functions below do nothing when given null pointers or a bad d. */
 OSCAR_API int oscar_bitrev(int i, int d);
 /* H: [d][d] <- normalised Hadamard matrix */
 OSCAR_API int oscar_hadamard_matrix(float *H, int d);
@@ -563,11 +564,19 @@ OSCAR_DEF float oscar_bf16_to_f32(uint16_t h) {
         for (i_ = 0; i_ < (d); i_++) (x)[i_] *= s_;               \
     } while (0)
 
-OSCAR_DEF void oscar_wht(float *x, int d) { OSCAR__WHT_BODY(float, x, d); }
-OSCAR_DEF void oscar_wht_f64(double *x, int d) { OSCAR__WHT_BODY(double, x, d); }
+OSCAR_DEF void oscar_wht(float *x, int d) {
+    if (!x || !oscar_is_pow2(d)) return; /* nothing to do for bad input */
+    OSCAR__WHT_BODY(float, x, d);
+}
+OSCAR_DEF void oscar_wht_f64(double *x, int d) {
+    if (!x || !oscar_is_pow2(d)) return;
+    OSCAR__WHT_BODY(double, x, d);
+}
 
 OSCAR_DEF int oscar_bitrev(int i, int d) {
-    int bits = oscar__log2(d), r = 0, b;
+    int bits, r = 0, b;
+    if (!oscar_is_pow2(d) || i < 0 || i >= d) return -1;
+    bits = oscar__log2(d);
     for (b = 0; b < bits; b++) r |= ((i >> b) & 1) << (bits - 1 - b);
     return r;
 }
@@ -917,6 +926,7 @@ OSCAR_DEF double oscar_rotation_orth_error(const float *R, int d) {
 
 OSCAR_DEF void oscar_rotate_rows(float *y, const float *x, const float *R, int n, int d, int transpose) {
     int r, i, j;
+    if (!y || !x || !R || n < 1 || d < 1) return;
     for (r = 0; r < n; r++) {
         const float *xr = x + (size_t)r * d;
         float *yr = y + (size_t)r * d;
@@ -1019,6 +1029,7 @@ OSCAR_DEF int oscar_int2_quantize_row(uint8_t *codes, uint16_t *sm, const float 
 OSCAR_DEF void oscar_int2_dequantize_row(float *x, const uint8_t *codes, const uint16_t *sm, int d, int g) {
     uint8_t q[OSCAR_MAX_HEAD_DIM];
     int i, k, quarter, d4 = d / 4;
+    if (!x || !codes || !sm || !oscar_is_pow2(d) || d < 4 || d > OSCAR_MAX_HEAD_DIM || !oscar_is_pow2(g) || g > d) return;
     for (quarter = 0; quarter < 4; quarter++)
         for (i = 0; i < d4; i++) q[quarter * d4 + i] = (uint8_t)((codes[i] >> (2 * quarter)) & 3);
     for (k = 0; k < d / g; k++) {
@@ -1068,6 +1079,7 @@ OSCAR_DEF int oscar_int2_quantize_channels(uint8_t *codes, uint16_t *sm, const f
 
 OSCAR_DEF void oscar_int2_dequantize_channels(float *x, const uint8_t *codes, const uint16_t *sm, int d) {
     int i, quarter, d4 = d / 4;
+    if (!x || !codes || !sm || !oscar_is_pow2(d) || d < 4) return;
     for (quarter = 0; quarter < 4; quarter++)
         for (i = 0; i < d4; i++) {
             int c = quarter * d4 + i;
@@ -1596,6 +1608,7 @@ OSCAR_DEF void oscar_attend_rows(float *out, double *lse, const float *q, const 
     double accbuf[OSCAR_MAX_HEAD_DIM];
     oscar__softmax st;
     int t, i;
+    if (!out || !q || (n > 0 && (!k || !v)) || d < 1 || d > OSCAR_MAX_HEAD_DIM || stride < d) return;
     st.acc = accbuf;
     oscar__sm_reset(&st, d);
     for (t = 0; t < n; t++) oscar__sm_add(&st, oscar__dot(q, k + (size_t)t * stride, d) * scale, v + (size_t)t * stride, d);

@@ -96,6 +96,10 @@ static void test_bitrev(void) {
     int i, d, ok = 1;
     for (i = 0; i < 8; i++) CHECK(oscar_bitrev(i, 8) == br8[i], "br(%d)", i);
     CHECK(oscar_bitrev(1, 128) == 64 && oscar_bitrev(3, 256) == 192, "bitrev 128/256");
+    CHECK(oscar_bitrev(1, 12) == -1 && oscar_bitrev(8, 8) == -1, "bitrev bad input");
+    oscar_wht(NULL, 8); /* bad input: no effect, no crash */
+    oscar_rotate_rows(NULL, NULL, NULL, 1, 8, 0);
+    oscar_int2_dequantize_row(NULL, NULL, NULL, 8, 8);
     for (d = 2; d <= 256; d *= 2) {
         int *seen = (int *)calloc((size_t)d, sizeof(int));
         for (i = 0; i < d; i++) {
