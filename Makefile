@@ -19,7 +19,7 @@ CLI_DEFS :=
 # extra test targets added by the fragments (GPU compile checks, model tests)
 TEST_EXTRA :=
 
-.PHONY: fuzz fuzz-smoke all test test-unit test-compile test-cmake test-cli test-threads tsan demo bench asan install uninstall clean
+.PHONY: valgrind fuzz fuzz-smoke all test test-unit test-compile test-cmake test-cli test-threads tsan demo bench asan install uninstall clean
 .DEFAULT_GOAL := all
 
 # fragments owned by sub-projects (GPU kernels, model runner) add targets, sources and tests
@@ -38,7 +38,7 @@ $(BUILD):
 	@mkdir -p $(BUILD)
 
 # test: unit tests, C/C++ compile tests, the CLI, and the fragments' tests (no GPU needed)
-test: test-unit test-compile test-cmake test-cli test-threads tsan fuzz-smoke $(TEST_EXTRA)
+test: test-unit test-compile test-cmake test-cli test-threads tsan valgrind fuzz-smoke $(TEST_EXTRA)
 	@echo "make test: all passed"
 
 # test-unit: the CPU reference against its oracles
@@ -73,6 +73,10 @@ test-threads: | $(BUILD)
 # tsan: the same under ThreadSanitizer
 tsan: | $(BUILD)
 	$(CC) $(CSTD) -O1 -g $(WARN) -fsanitize=thread tests/test_threads.c -o $(BUILD)/test_threads_tsan $(LDLIBS) && ./$(BUILD)/test_threads_tsan
+
+# valgrind: the tool's main commands under memcheck (no errors, no leaks)
+valgrind: $(BUILD)/oscar
+	sh tests/test_valgrind.sh ./$(BUILD)/oscar
 
 # test-cli: synth-dump -> fit -> info round trip, and rejected bad input, through the tool
 test-cli: $(BUILD)/oscar
