@@ -1,0 +1,365 @@
+/* bench_gpu.c - `oscar bench --gpu`: decode attention over the device cache (BF16 and INT2) and
+   the card's copy bandwidth, in one run.
+
+   oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128]
+                     [--group 128] [--iters 50] [--device 0]
+
+   Every configuration is timed on random data (outlier channels included) after a warm-up; each
+   call is bracketed by events and the median is reported. The cache spans enough layers that the
+   KV data of all of them is at least 4x the L2 cache, and successive calls walk the layers, so the
+   numbers are HBM numbers, not L2 ones. Times are per oscar_cuda_kv_attend call (one layer, the
+   whole batch: query rotation, split-K attention, merge and V un-rotation).
+   Build standalone with -DOSCAR_BENCH_GPU_MAIN (make bench-gpu).
+*/
+#ifdef OSCAR_BENCH_GPU_MAIN
+#define OSCAR_IMPLEMENTATION
+#endif
+#include "../oscar.h"
+#define OSCAR_CUDA_IMPLEMENTATION
+#include "../oscar_cuda.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+int oscar_cli_bench_gpu(int argc, char **argv);
+#ifdef __cplusplus
+}
+#endif
+
+static uint64_t oscar__bg_rng = 0x243F6A8885A308D3ull;
+static float oscar__bg_normal(void) {
+    double u, v;
+    uint64_t z;
+    z = (oscar__bg_rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    u = ((double)(z >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+    z = (oscar__bg_rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    v = (double)(z >> 11) * (1.0 / 9007199254740992.0);
+    return (float)(sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v));
+}
+
+static int oscar__bg_list(const char *s, int *out, int cap) {
+    int n = 0;
+    while (s && *s && n < cap) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s) break;
+        if (*end == 'k' || *end == 'K') {
+            v *= 1024;
+            end++;
+        }
+        out[n++] = (int)v;
+        s = *end == ',' ? end + 1 : end;
+        if (*end != ',') break;
+    }
+    return n;
+}
+
+static int oscar__bg_cmp(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+typedef struct oscar__bg_result {
+    double us, gbs, kv_mb, min_us;
+    int layers;
+    double out_norm;
+    float *out; /* host copy of the last layer-0 output, for the INT2 vs BF16 comparison */
+} oscar__bg_result;
+
+/* one configuration: fill a cache, check the output, time attend */
+static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int Hkv, int d, int g, int iters, oscar__bg_result *res) {
+    oscar_kv_config cfg;
+    oscar_cuda_kv kv;
+    oscar_rotations rot;
+    int have_rot = 0, L, l, b, i, rc, P = 64, chunk = 2048, seqs[64];
+    size_t kv_layer, rows, n_out = (size_t)B * Hq * d;
+    float *hk = NULL, *hv = NULL, *hq = NULL, *times = NULL;
+    oscar_cu_ptr dk = 0, dv = 0, dq = 0, dout = 0;
+    oscar_cu_event e0 = NULL, e1 = NULL;
+    int S0 = 64, W = 256, ns = ctx < S0 ? ctx : S0, H = ctx >= S0 + W ? P * ((ctx - S0 - W) / P) : 0, nbf = ctx - H;
+    memset(res, 0, sizeof *res);
+    /* bytes one attend call reads: BF16 rows, INT2 history (codes + fp16 scale/min) */
+    if (int2) kv_layer = (size_t)B * Hkv * 2 * ((size_t)nbf * d * 2 + (size_t)H * ((size_t)d / 4 + (size_t)(d / g) * 4));
+    else kv_layer = (size_t)B * Hkv * 2 * (size_t)ctx * d * 2;
+    (void)ns;
+    L = (int)((4.0 * (cu->l2_bytes > 0 ? cu->l2_bytes : 50 << 20)) / (double)kv_layer) + 1;
+    if (L > 64) L = 64;
+    if ((double)L * kv_layer > 0.5 * (double)cu->total_mem) L = (int)(0.5 * (double)cu->total_mem / (double)kv_layer);
+    if (L < 1) {
+        printf("  %s B=%d ctx=%d: does not fit in device memory\n", int2 ? "int2" : "bf16", B, ctx);
+        return OSCAR_ERR_DEVICE_OOM;
+    }
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = L;
+    cfg.n_kv_heads = Hkv;
+    cfg.head_dim = d;
+    cfg.mode = int2 ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
+    cfg.group_size = g;
+    cfg.page_size = P;
+    cfg.max_pages = B * (ctx / P + 2);
+    cfg.max_seqs = B;
+    if (int2) {
+        rc = oscar_rotations_alloc(&rot, L, d, Hkv, 0);
+        if (!rc) rc = oscar_rotations_set_fixed(&rot, OSCAR_COMP_HADAMARD);
+        if (rc) {
+            printf("rotations: %s\n", rot.msg);
+            return rc;
+        }
+        have_rot = 1;
+        cfg.rot = &rot;
+    }
+    rc = oscar_cuda_kv_init(&kv, cu, &cfg);
+    if (rc) {
+        printf("  %s B=%d ctx=%d: %s: %s\n", int2 ? "int2" : "bf16", B, ctx, oscar_result_string(rc), kv.msg);
+        if (have_rot) oscar_rotations_free(&rot);
+        return rc;
+    }
+    rows = (size_t)chunk * Hkv * d;
+    hk = (float *)malloc(sizeof(float) * rows);
+    hv = (float *)malloc(sizeof(float) * rows);
+    hq = (float *)malloc(sizeof(float) * n_out);
+    times = (float *)malloc(sizeof(float) * (size_t)(iters > 0 ? iters : 1));
+    res->out = (float *)malloc(sizeof(float) * n_out);
+    if (!hk || !hv || !hq || !times || !res->out) {
+        rc = OSCAR_ERR_NOMEM;
+        goto done;
+    }
+    oscar__bg_rng = 0x243F6A8885A308D3ull; /* the same data for both modes */
+    for (i = 0; i < (int)rows; i++) {
+        int c = i % d;
+        float out = (c == 3 || c == 77 % d) ? 12.0f : 1.0f;
+        hk[i] = oscar__bg_normal() * out + (c == 3 ? 6.0f : 0.0f);
+        hv[i] = oscar__bg_normal();
+    }
+    for (i = 0; i < (int)n_out; i++) hq[i] = oscar__bg_normal();
+    if ((rc = oscar_cuda_malloc(cu, &dk, sizeof(float) * rows)) || (rc = oscar_cuda_malloc(cu, &dv, sizeof(float) * rows)) ||
+        (rc = oscar_cuda_malloc(cu, &dq, sizeof(float) * n_out)) || (rc = oscar_cuda_malloc(cu, &dout, sizeof(float) * n_out)) ||
+        (rc = oscar_cuda_upload(cu, dk, hk, sizeof(float) * rows)) || (rc = oscar_cuda_upload(cu, dv, hv, sizeof(float) * rows)) ||
+        (rc = oscar_cuda_upload(cu, dq, hq, sizeof(float) * n_out))) {
+        printf("device buffers: %s\n", cu->msg);
+        goto done;
+    }
+    for (b = 0; b < B; b++) oscar_cuda_kv_seq_create(&kv, &seqs[b]);
+    for (l = 0; l < L; l++)
+        for (b = 0; b < B; b++) {
+            int left = ctx;
+            while (left > 0) {
+                int c = left < chunk ? left : chunk;
+                rc = oscar_cuda_kv_append(&kv, seqs[b], l, dk, dv, c);
+                if (rc) {
+                    printf("append: %s\n", kv.msg);
+                    goto done;
+                }
+                left -= c;
+            }
+        }
+    if ((rc = oscar_cuda_kv_errors(&kv)) != OSCAR_OK) {
+        printf("append rejected rows: %s\n", kv.msg);
+        goto done;
+    }
+    /* check before timing: finite, non-zero output */
+    rc = oscar_cuda_kv_attend(&kv, 0, seqs, B, dout, dq, Hq, 0.0f);
+    if (!rc) rc = oscar_cuda_download(cu, res->out, dout, sizeof(float) * n_out);
+    if (rc) {
+        printf("attend: %s %s\n", kv.msg, cu->msg);
+        goto done;
+    }
+    {
+        double s = 0.0;
+        for (i = 0; i < (int)n_out; i++) {
+            if (!(fabsf(res->out[i]) < 1e30f)) {
+                printf("attend produced a non-finite output\n");
+                rc = OSCAR_ERR_NONFINITE;
+                goto done;
+            }
+            s += (double)res->out[i] * res->out[i];
+        }
+        res->out_norm = sqrt(s);
+        if (s == 0.0) {
+            printf("attend produced all zeros\n");
+            rc = OSCAR_ERR_STATE;
+            goto done;
+        }
+    }
+    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) goto done;
+    if (cu->drv.cuEventCreate(&e0, 0) || cu->drv.cuEventCreate(&e1, 0)) {
+        oscar_cuda_pop(cu);
+        rc = OSCAR_ERR_CUDA;
+        goto done;
+    }
+    for (i = 0; i < 2 * L && i < 20; i++) oscar_cuda_kv_attend(&kv, i % L, seqs, B, dout, dq, Hq, 0.0f);
+    cu->drv.cuCtxSynchronize();
+    for (i = 0; i < iters; i++) {
+        cu->drv.cuEventRecord(e0, kv.stream);
+        rc = oscar_cuda_kv_attend(&kv, i % L, seqs, B, dout, dq, Hq, 0.0f);
+        cu->drv.cuEventRecord(e1, kv.stream);
+        cu->drv.cuEventSynchronize(e1);
+        cu->drv.cuEventElapsedTime(&times[i], e0, e1);
+        if (rc) break;
+    }
+    cu->drv.cuEventDestroy(e0);
+    cu->drv.cuEventDestroy(e1);
+    oscar_cuda_pop(cu);
+    if (rc) {
+        printf("attend: %s\n", kv.msg);
+        goto done;
+    }
+    qsort(times, (size_t)iters, sizeof(float), oscar__bg_cmp);
+    res->us = 1000.0 * times[iters / 2];
+    res->min_us = 1000.0 * times[0];
+    res->kv_mb = (double)kv_layer / 1e6;
+    res->gbs = (double)kv_layer / (res->us * 1e-6) / 1e9;
+    res->layers = L;
+done:
+    oscar_cuda_mfree(cu, dk);
+    oscar_cuda_mfree(cu, dv);
+    oscar_cuda_mfree(cu, dq);
+    oscar_cuda_mfree(cu, dout);
+    oscar_cuda_kv_free(&kv);
+    if (have_rot) oscar_rotations_free(&rot);
+    free(hk);
+    free(hv);
+    free(hq);
+    free(times);
+    if (rc) {
+        free(res->out);
+        res->out = NULL;
+    }
+    return rc;
+}
+
+/* device-to-device copy of 1 GiB; bytes read + written per second */
+static double oscar__bg_copy(oscar_cuda *cu, double *ms_out) {
+    size_t bytes = (size_t)1 << 30;
+    oscar_cu_ptr a = 0, b = 0;
+    oscar_cu_event e0 = NULL, e1 = NULL;
+    float t[12];
+    int i;
+    double bw = 0.0;
+    if (oscar_cuda_malloc(cu, &a, bytes) || oscar_cuda_malloc(cu, &b, bytes)) {
+        oscar_cuda_mfree(cu, a);
+        return 0.0;
+    }
+    if (oscar_cuda_push(cu) == OSCAR_OK) {
+        cu->drv.cuMemsetD32Async(a, 0x3f9e3779u, bytes / 4, (oscar_cu_stream)0);
+        cu->drv.cuEventCreate(&e0, 0);
+        cu->drv.cuEventCreate(&e1, 0);
+        for (i = 0; i < 3; i++) cu->drv.cuMemcpyDtoDAsync(b, a, bytes, (oscar_cu_stream)0);
+        for (i = 0; i < 12; i++) {
+            cu->drv.cuEventRecord(e0, (oscar_cu_stream)0);
+            cu->drv.cuMemcpyDtoDAsync(i & 1 ? a : b, i & 1 ? b : a, bytes, (oscar_cu_stream)0);
+            cu->drv.cuEventRecord(e1, (oscar_cu_stream)0);
+            cu->drv.cuEventSynchronize(e1);
+            cu->drv.cuEventElapsedTime(&t[i], e0, e1);
+        }
+        qsort(t, 12, sizeof(float), oscar__bg_cmp);
+        *ms_out = t[6];
+        bw = 2.0 * (double)bytes / (t[6] * 1e-3) / 1e9;
+        cu->drv.cuEventDestroy(e0);
+        cu->drv.cuEventDestroy(e1);
+        oscar_cuda_pop(cu);
+    }
+    oscar_cuda_mfree(cu, a);
+    oscar_cuda_mfree(cu, b);
+    return bw;
+}
+
+int oscar_cli_bench_gpu(int argc, char **argv) {
+    oscar_cuda cu;
+    oscar_cuda_config cc;
+    int batches[16] = {1}, ctxs[16] = {8192, 32768, 131072}, nb = 1, nc = 3;
+    int Hq = 32, Hkv = 8, d = 128, g = 128, iters = 50, i, bi, ci, rc;
+    double copy_ms = 0.0, bw;
+    time_t now = time(NULL);
+    char date[64];
+    memset(&cc, 0, sizeof cc);
+    for (i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0]\n"
+                   "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n");
+            return 0;
+        }
+        if (!v) {
+            fprintf(stderr, "bench --gpu: %s needs a value\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "--batch")) nb = oscar__bg_list(v, batches, 16);
+        else if (!strcmp(a, "--ctx")) nc = oscar__bg_list(v, ctxs, 16);
+        else if (!strcmp(a, "--hq")) Hq = atoi(v);
+        else if (!strcmp(a, "--hkv")) Hkv = atoi(v);
+        else if (!strcmp(a, "--dim")) d = atoi(v);
+        else if (!strcmp(a, "--group")) g = atoi(v);
+        else if (!strcmp(a, "--iters")) iters = atoi(v);
+        else if (!strcmp(a, "--device")) cc.device = atoi(v);
+        else {
+            fprintf(stderr, "usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0]\n");
+            return 2;
+        }
+        i++;
+    }
+    if (nb < 1 || nc < 1 || Hq < 1 || Hkv < 1 || Hq % Hkv || iters < 1 || iters > 100000) {
+        fprintf(stderr, "bench --gpu: bad arguments\n");
+        return 2;
+    }
+    rc = oscar_cuda_init(&cu, &cc);
+    if (rc) {
+        printf("SKIP: GPU benchmark: %s: %s\n", oscar_result_string(rc), cu.msg);
+        oscar_cuda_free(&cu);
+        return 0;
+    }
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    printf("device: %s (sm_%d, %d SMs, %.1f GiB, L2 %d MiB), driver %d, NVRTC %d.%d, %s\n", cu.name, cu.cc, cu.sm_count, (double)cu.total_mem / (1 << 30), cu.l2_bytes >> 20,
+           cu.driver_version, cu.nvrtc_major, cu.nvrtc_minor, date);
+    bw = oscar__bg_copy(&cu, &copy_ms);
+    printf("copy bandwidth: 1 GiB device-to-device in %.3f ms = %.0f GB/s (bytes read + written)\n", copy_ms, bw);
+    printf("decode attention, Hq=%d Hkv=%d d=%d group=%d, sink 64 / window 256 / page 64, median of %d calls\n", Hq, Hkv, d, g, iters);
+    printf("%-5s %5s %8s %6s %10s %10s %9s %8s %8s %9s\n", "mode", "batch", "context", "layers", "time_us", "min_us", "KV_MB", "GB/s", "%copy", "vs_bf16");
+    for (bi = 0; bi < nb; bi++)
+        for (ci = 0; ci < nc; ci++) {
+            oscar__bg_result r16, r2;
+            int ok16 = oscar__bg_run(&cu, 0, batches[bi], ctxs[ci], Hq, Hkv, d, g, iters, &r16) == OSCAR_OK;
+            int ok2 = oscar__bg_run(&cu, 1, batches[bi], ctxs[ci], Hq, Hkv, d, g, iters, &r2) == OSCAR_OK;
+            if (ok16)
+                printf("%-5s %5d %8d %6d %10.1f %10.1f %9.2f %8.0f %7.0f%% %9s\n", "bf16", batches[bi], ctxs[ci], r16.layers, r16.us, r16.min_us, r16.kv_mb, r16.gbs,
+                       bw > 0 ? 100.0 * r16.gbs / bw : 0.0, "1.00x");
+            if (ok2) {
+                char sp[32] = "-";
+                if (ok16) snprintf(sp, sizeof sp, "%.2fx", r16.us / r2.us);
+                printf("%-5s %5d %8d %6d %10.1f %10.1f %9.2f %8.0f %7.0f%% %9s\n", "int2", batches[bi], ctxs[ci], r2.layers, r2.us, r2.min_us, r2.kv_mb, r2.gbs,
+                       bw > 0 ? 100.0 * r2.gbs / bw : 0.0, sp);
+            }
+            if (ok16 && ok2) { /* how far INT2 moves the output on this synthetic data */
+                double num = 0.0, den = 0.0;
+                size_t n = (size_t)batches[bi] * Hq * d, k;
+                for (k = 0; k < n; k++) {
+                    double e = (double)r2.out[k] - r16.out[k];
+                    num += e * e;
+                    den += (double)r16.out[k] * r16.out[k];
+                }
+                printf("      (int2 vs bf16 output, same data: relative L2 difference %.3f)\n", den > 0 ? sqrt(num / den) : 0.0);
+            }
+            free(r16.out);
+            free(r2.out);
+            r16.out = r2.out = NULL;
+        }
+    oscar_cuda_free(&cu);
+    return 0;
+}
+
+#ifdef OSCAR_BENCH_GPU_MAIN
+int main(int argc, char **argv) { return oscar_cli_bench_gpu(argc - 1, argv + 1); }
+#endif

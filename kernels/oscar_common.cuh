@@ -1,0 +1,86 @@
+// oscar_common.cuh - shared helpers and kernel parameter blocks for the OSCAR kernels.
+// Compiled by NVRTC only (embedded into oscar_cuda.h by `make embed`). The parameter structs
+// must match the host copies in oscar_cuda.h field for field: 8-byte fields first, then ints.
+#pragma once
+
+typedef unsigned char oscar_u8;
+typedef unsigned short oscar_u16;
+typedef unsigned int oscar_u32;
+typedef unsigned long long oscar_u64;
+
+// Append / flush jobs: one per token; each job covers all KV heads, K and V.
+struct oscar_append_params {
+    oscar_u64 k, v;        // const float [n][Hkv][D] unrotated input rows
+    oscar_u64 jobs;        // const int4 [n_jobs]: x = input row (-1: take it from the ring),
+                           //   y = sequence slot, z = position, w = page id (-1: BF16 write)
+    oscar_u64 pool;        // u8 [L][max_pages][Hkv][head_page_bytes]
+    oscar_u64 sink;        // u16 [max_seqs][L][Hkv][2][S0][D]
+    oscar_u64 win;         // u16 [max_seqs][L][Hkv][2][ring][D]
+    oscar_u64 krot, vrot;  // const float [L][rot_heads][D][D] or 0
+    oscar_u64 err;         // u32 sticky error bits
+    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes;
+    float k_clip, v_clip;  // <= 0: no clip
+};
+
+// Decode attention (one launch per layer and batch).
+struct oscar_attn_params {
+    oscar_u64 q;           // const float [B][Hq][D] rotated queries
+    oscar_u64 part_o;      // float [B][Hq][S][D] unnormalised partial outputs
+    oscar_u64 part_ml;     // float [B][Hq][S][2] running max (log2 domain) and sum
+    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer
+    oscar_u64 pool, sink, win;
+    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables
+    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
+    float scale_log2;      // softmax scale * log2(e)
+};
+
+// Query rotation and split merge (+ un-rotation).
+struct oscar_rot_params {
+    oscar_u64 x;           // const float [B][Hq][D]
+    oscar_u64 y;           // float [B][Hq][D]
+    oscar_u64 rot;         // const float [L][rot_heads][D][D] (for the merge: R_v transposed) or 0
+    oscar_u64 part_o, part_ml;
+    int layer, Hq, gqa, rot_heads, n_splits;
+};
+
+#define OSCAR_ERR_BIT_NONFINITE 1u
+#define OSCAR_ERR_BIT_RANGE 2u
+#define OSCAR_NEG_INF (__int_as_float(0xff800000))
+
+static __device__ __forceinline__ float oscar_bf16_to_f32(oscar_u16 h) {
+    return __uint_as_float(((oscar_u32)h) << 16);
+}
+
+// round to nearest even; NaN stays NaN (quiet)
+static __device__ __forceinline__ oscar_u16 oscar_f32_to_bf16(float f) {
+    oscar_u32 x = __float_as_uint(f);
+    if ((x & 0x7fffffffu) > 0x7f800000u) return (oscar_u16)((x >> 16) | 0x40u);
+    x += 0x7fffu + ((x >> 16) & 1u);
+    return (oscar_u16)(x >> 16);
+}
+
+static __device__ __forceinline__ oscar_u16 oscar_f32_to_f16(float f) {
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+}
+
+static __device__ __forceinline__ float oscar_f16_to_f32(oscar_u16 h) {
+    float f;
+    unsigned short hh = h;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(hh));
+    return f;
+}
+
+// byte b of w (0..255, here 0..3) as a float: 0x4B0000bb is 2^23 + bb
+static __device__ __forceinline__ float oscar_byte_f(oscar_u32 w, int b) {
+    return __uint_as_float(__byte_perm(w, 0x4B000000u, 0x7440u | (oscar_u32)b)) - 8388608.0f;
+}
+
+static __device__ __forceinline__ void oscar_cp_async16(void *smem, const void *gmem) {
+    oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+}
+static __device__ __forceinline__ void oscar_cp_commit(void) { asm volatile("cp.async.commit_group;\n" ::); }
+static __device__ __forceinline__ void oscar_cp_wait0(void) { asm volatile("cp.async.wait_group 0;\n" ::); }
+static __device__ __forceinline__ void oscar_cp_wait1(void) { asm volatile("cp.async.wait_group 1;\n" ::); }

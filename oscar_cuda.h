@@ -1,0 +1,2592 @@
+/* oscar_cuda.h - v0.1.0 - GPU kernels for OSCAR INT2 KV-cache compression - MIT
+
+   The GPU companion of oscar.h: a device-side paged KV cache with the same semantics and byte
+   layout as oscar.h's CPU cache, its write path (rotate, clip, quantise, pack) and split-K decode
+   attention over it, for INT2 and all-BF16 caches. Needs no CUDA SDK to build: the driver
+   (libcuda) and NVRTC are loaded with dlopen at run time and the kernels, embedded below as
+   CUDA C++ source, are compiled for the device on first use.
+
+   DO THIS
+       #define OSCAR_CUDA_IMPLEMENTATION  (in exactly one .c or .cpp file, before the include)
+       #include "oscar_cuda.h"            (includes oscar.h: its declarations only)
+   Link with -ldl (and oscar.h's implementation somewhere, for the CPU side).
+
+   USAGE (one decode step of a batch, one layer)
+       oscar_cuda cu; oscar_cuda_config cc = {0};
+       if (oscar_cuda_init(&cu, &cc) != OSCAR_OK) { puts(cu.msg); return 1; }
+       oscar_cuda_kv kv; oscar_kv_config cfg = {0};          // the CPU cache's config
+       cfg.n_layers = 32; cfg.n_kv_heads = 8; cfg.head_dim = 128;
+       cfg.mode = OSCAR_KV_INT2; cfg.rot = &rotations;
+       if (oscar_cuda_kv_init(&kv, &cu, &cfg) != OSCAR_OK) { puts(kv.msg); return 1; }
+       kv.stream = my_stream;                                 // or 0: the legacy default stream
+       oscar_cuda_kv_seq_create(&kv, &seq[0]); ...
+       oscar_cuda_kv_append_batch(&kv, layer, seq, B, k, v); // k, v: device [B][Hkv][d] fp32
+       oscar_cuda_kv_attend(&kv, layer, seq, B, out, q, 32, 0.0f);  // out, q: device [B][Hq][d]
+       oscar_cuda_kv_free(&kv); oscar_cuda_free(&cu);
+
+   COMPILE-TIME OPTIONS (define before including)
+       OSCAR_CUDA_USE_SDK_HEADERS  take CUresult, CUdeviceptr, nvrtcProgram... from <cuda.h> and
+                                   <nvrtc.h> instead of this header's own minimal declarations
+       OSCAR_CUDA_MALLOC(sz), OSCAR_CUDA_FREE(p)   host allocator (default: OSCAR_MALLOC/FREE if
+                                   defined, else malloc/free)
+       OSCAR_STATIC, OSCAR_API     as in oscar.h
+
+   ENVIRONMENT
+       OSCAR_LIBCUDA        driver library to load instead of libcuda.so.1, libcuda.so
+       OSCAR_LIBNVRTC       NVRTC library instead of libnvrtc.so.13, .12, .11.2, libnvrtc.so (and
+                            the same names under $CUDA_HOME/lib64, /usr/local/cuda/lib64)
+       OSCAR_CUDA_CACHE_DIR directory of the disk cache of compiled kernels (off when unset)
+       OSCAR_CUDA_VERBOSE   1: compile with -lineinfo and keep every NVRTC log
+
+   API INDEX
+     >>cuda-loader  oscar_cuda_init/_free, oscar_cuda_push/_pop, oscar_cuda_synchronize,
+                    oscar_cuda_malloc/_mfree/_upload/_download/_memset
+     >>nvrtc        oscar_cuda_compile_variant, oscar_cuda_compile_source, oscar_cuda_log
+     >>cuda-kv      oscar_cuda_kv_init/_free, oscar_cuda_kv_seq_create/_fork/_release/_length,
+                    oscar_cuda_kv_append, oscar_cuda_kv_append_batch, oscar_cuda_kv_errors,
+                    oscar_cuda_kv_block_table, oscar_cuda_kv_page_ptr/_sink_ptr/_window_ptr
+     >>cuda-attn    oscar_cuda_kv_attend
+
+   THE DEVICE CACHE
+     Same rules as oscar.h (sink S0, window W, page P, flush of the oldest P window tokens when the
+     window reaches W + P, one block table per sequence for all layers, shared reference-counted
+     pages after a fork) and the same bytes: a head page at oscar_cuda_kv_page_ptr() holds exactly
+     what oscar_kv_page_ptr() holds on the CPU for the same appends (INT2 codes, fp16 scale/min,
+     or BF16 rows), and so do the sink and the live window slots. Device arrays:
+         pool  [L][max_pages][Hkv][head_page_bytes]
+         sink  [max_seqs][L][Hkv][2][S0][d] bf16      (a sequence slot's part: oscar.h's seq.sink)
+         win   [max_seqs][L][Hkv][2][W+P][d] bf16     (oscar.h's seq.win ring)
+         bt    [max_seqs][max_pages] int32 block tables
+     Codes are bit-identical to the CPU codec: the kernels repeat its fp32 operation sequence
+     ((x - mn16) / scale16 + 0.5 with IEEE division, floorf, clip index floorf(c * d)) and are
+     compiled with --fmad=false. Bookkeeping (page allocation, reference counts, lengths) stays on
+     the host, so appends and attention launch without synchronising.
+     Restrictions: d in {64, 128, 256}; INT2 group size >= 16; page size a multiple of 4;
+     Hq / Hkv <= 32.
+
+   ERRORS
+     Every function returns an oscar_result. Detail (which library was tried, the driver's error
+     name, the whole NVRTC log) stays in the object: cu.msg, kv.msg, oscar_cuda_log(&cu). Nothing
+     prints, nothing exits. OSCAR_ERR_NO_DRIVER (no libcuda), OSCAR_ERR_DRIVER_STUB (the toolkit's
+     stub libcuda), OSCAR_ERR_NO_NVRTC, OSCAR_ERR_NO_DEVICE, OSCAR_ERR_COMPILE (log kept),
+     OSCAR_ERR_DEVICE_OOM, OSCAR_ERR_CUDA (any other driver failure).
+     Non-finite input rows (or, in INT2 mode, rows whose norm exceeds 32768) cannot be refused
+     without a synchronisation: the kernel stores them as zero rows, touching nothing else, and sets
+     a sticky flag that oscar_cuda_kv_errors() reads (and clears) with OSCAR_ERR_NONFINITE or
+     OSCAR_ERR_RANGE. Pool exhaustion is checked on the host: all-or-nothing, OSCAR_ERR_POOL_FULL.
+
+   THREAD SAFETY AND STREAMS
+     No global state. Every call makes the device's primary context current for its duration
+     (push/pop), so pointers from the CUDA runtime or PyTorch on the same device work with ours.
+     All work of a cache goes to kv.stream (default 0); change it only when the previous stream
+     is idle. One oscar_cuda or oscar_cuda_kv must not be used by two threads at once.
+*/
+#ifndef OSCAR_CUDA_H
+#define OSCAR_CUDA_H
+
+#include "oscar.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#define OSCAR_CUDA_MSG_SIZE 1024
+
+#ifdef OSCAR_CUDA_USE_SDK_HEADERS
+#include <cuda.h>
+#include <nvrtc.h>
+typedef CUresult oscar_cu_result;
+typedef CUdevice oscar_cu_device;
+typedef CUcontext oscar_cu_context;
+typedef CUmodule oscar_cu_module;
+typedef CUfunction oscar_cu_function;
+typedef CUstream oscar_cu_stream;
+typedef CUevent oscar_cu_event;
+typedef CUdeviceptr oscar_cu_ptr;
+typedef nvrtcResult oscar_nvrtc_result;
+typedef nvrtcProgram oscar_nvrtc_program;
+#else
+typedef int oscar_cu_result;                       /* CUresult (0 = CUDA_SUCCESS) */
+typedef int oscar_cu_device;                       /* CUdevice */
+typedef struct oscar_cu_ctx_st *oscar_cu_context;  /* CUcontext */
+typedef struct oscar_cu_mod_st *oscar_cu_module;   /* CUmodule */
+typedef struct oscar_cu_func_st *oscar_cu_function;/* CUfunction */
+typedef struct oscar_cu_stream_st *oscar_cu_stream;/* CUstream */
+typedef struct oscar_cu_event_st *oscar_cu_event;  /* CUevent */
+typedef unsigned long long oscar_cu_ptr;           /* CUdeviceptr */
+typedef int oscar_nvrtc_result;                    /* nvrtcResult (0 = NVRTC_SUCCESS) */
+typedef struct oscar_nvrtc_prog_st *oscar_nvrtc_program; /* nvrtcProgram */
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X(field, "exact symbol", (arguments)): every driver entry point we use. All return CUresult.
+   Versioned symbols are spelt out: the unsuffixed names resolve to the legacy ABI. */
+#define OSCAR_CUDA_DRIVER_LIST(X)                                                                  \
+    X(cuInit, "cuInit", (unsigned int flags))                                                      \
+    X(cuDriverGetVersion, "cuDriverGetVersion", (int *version))                                    \
+    X(cuGetErrorName, "cuGetErrorName", (oscar_cu_result err, const char **name))                  \
+    X(cuGetErrorString, "cuGetErrorString", (oscar_cu_result err, const char **text))              \
+    X(cuDeviceGetCount, "cuDeviceGetCount", (int *count))                                          \
+    X(cuDeviceGet, "cuDeviceGet", (oscar_cu_device * dev, int ordinal))                            \
+    X(cuDeviceGetAttribute, "cuDeviceGetAttribute", (int *value, int attrib, oscar_cu_device dev)) \
+    X(cuDeviceGetName, "cuDeviceGetName", (char *name, int len, oscar_cu_device dev))              \
+    X(cuDeviceTotalMem, "cuDeviceTotalMem_v2", (size_t * bytes, oscar_cu_device dev))              \
+    X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", (oscar_cu_context * ctx, oscar_cu_device dev)) \
+    X(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", (oscar_cu_device dev))            \
+    X(cuCtxPushCurrent, "cuCtxPushCurrent_v2", (oscar_cu_context ctx))                             \
+    X(cuCtxPopCurrent, "cuCtxPopCurrent_v2", (oscar_cu_context * ctx))                             \
+    X(cuCtxSynchronize, "cuCtxSynchronize", (void))                                                \
+    X(cuModuleLoadData, "cuModuleLoadData", (oscar_cu_module * mod, const void *image))            \
+    X(cuModuleUnload, "cuModuleUnload", (oscar_cu_module mod))                                     \
+    X(cuModuleGetFunction, "cuModuleGetFunction", (oscar_cu_function * fn, oscar_cu_module mod, const char *name)) \
+    X(cuModuleGetGlobal, "cuModuleGetGlobal_v2", (oscar_cu_ptr * ptr, size_t * bytes, oscar_cu_module mod, const char *name)) \
+    X(cuFuncSetAttribute, "cuFuncSetAttribute", (oscar_cu_function fn, int attrib, int value))    \
+    X(cuLaunchKernel, "cuLaunchKernel",                                                            \
+      (oscar_cu_function fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,      \
+       unsigned bz, unsigned smem, oscar_cu_stream stream, void **params, void **extra))           \
+    X(cuMemGetInfo, "cuMemGetInfo_v2", (size_t * free_bytes, size_t * total_bytes))               \
+    X(cuMemAlloc, "cuMemAlloc_v2", (oscar_cu_ptr * ptr, size_t bytes))                             \
+    X(cuMemFree, "cuMemFree_v2", (oscar_cu_ptr ptr))                                               \
+    X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (oscar_cu_ptr dst, const void *src, size_t bytes))          \
+    X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *dst, oscar_cu_ptr src, size_t bytes))                \
+    X(cuMemcpyDtoD, "cuMemcpyDtoD_v2", (oscar_cu_ptr dst, oscar_cu_ptr src, size_t bytes))         \
+    X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", (oscar_cu_ptr dst, const void *src, size_t bytes, oscar_cu_stream s)) \
+    X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", (void *dst, oscar_cu_ptr src, size_t bytes, oscar_cu_stream s)) \
+    X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", (oscar_cu_ptr dst, oscar_cu_ptr src, size_t bytes, oscar_cu_stream s)) \
+    X(cuMemsetD8Async, "cuMemsetD8Async", (oscar_cu_ptr dst, unsigned char value, size_t n, oscar_cu_stream s)) \
+    X(cuMemsetD32Async, "cuMemsetD32Async", (oscar_cu_ptr dst, unsigned int value, size_t n, oscar_cu_stream s)) \
+    X(cuStreamSynchronize, "cuStreamSynchronize", (oscar_cu_stream s))                             \
+    X(cuEventCreate, "cuEventCreate", (oscar_cu_event * ev, unsigned int flags))                   \
+    X(cuEventRecord, "cuEventRecord", (oscar_cu_event ev, oscar_cu_stream s))                      \
+    X(cuEventSynchronize, "cuEventSynchronize", (oscar_cu_event ev))                               \
+    X(cuEventElapsedTime, "cuEventElapsedTime", (float *ms, oscar_cu_event start, oscar_cu_event end)) \
+    X(cuEventDestroy, "cuEventDestroy_v2", (oscar_cu_event ev))
+
+/* X(field, "exact symbol", return type, (arguments)) */
+#define OSCAR_CUDA_NVRTC_LIST(X)                                                                   \
+    X(nvrtcVersion, "nvrtcVersion", oscar_nvrtc_result, (int *major, int *minor))                  \
+    X(nvrtcGetErrorString, "nvrtcGetErrorString", const char *, (oscar_nvrtc_result r))            \
+    X(nvrtcGetNumSupportedArchs, "nvrtcGetNumSupportedArchs", oscar_nvrtc_result, (int *n))        \
+    X(nvrtcGetSupportedArchs, "nvrtcGetSupportedArchs", oscar_nvrtc_result, (int *archs))          \
+    X(nvrtcCreateProgram, "nvrtcCreateProgram", oscar_nvrtc_result,                                \
+      (oscar_nvrtc_program * prog, const char *src, const char *name, int n_headers,              \
+       const char *const *headers, const char *const *include_names))                              \
+    X(nvrtcDestroyProgram, "nvrtcDestroyProgram", oscar_nvrtc_result, (oscar_nvrtc_program * prog)) \
+    X(nvrtcCompileProgram, "nvrtcCompileProgram", oscar_nvrtc_result,                              \
+      (oscar_nvrtc_program prog, int n_options, const char *const *options))                       \
+    X(nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", oscar_nvrtc_result, (oscar_nvrtc_program prog, size_t *n)) \
+    X(nvrtcGetProgramLog, "nvrtcGetProgramLog", oscar_nvrtc_result, (oscar_nvrtc_program prog, char *log)) \
+    X(nvrtcGetPTXSize, "nvrtcGetPTXSize", oscar_nvrtc_result, (oscar_nvrtc_program prog, size_t *n)) \
+    X(nvrtcGetPTX, "nvrtcGetPTX", oscar_nvrtc_result, (oscar_nvrtc_program prog, char *ptx))       \
+    X(nvrtcGetCUBINSize, "nvrtcGetCUBINSize", oscar_nvrtc_result, (oscar_nvrtc_program prog, size_t *n)) \
+    X(nvrtcGetCUBIN, "nvrtcGetCUBIN", oscar_nvrtc_result, (oscar_nvrtc_program prog, char *cubin))
+
+#define OSCAR__CU_FIELD(field, sym, args) oscar_cu_result(*field) args;
+typedef struct oscar_cuda_driver {
+    OSCAR_CUDA_DRIVER_LIST(OSCAR__CU_FIELD)
+} oscar_cuda_driver;
+#undef OSCAR__CU_FIELD
+#define OSCAR__RTC_FIELD(field, sym, ret, args) ret(*field) args;
+typedef struct oscar_cuda_nvrtc {
+    OSCAR_CUDA_NVRTC_LIST(OSCAR__RTC_FIELD)
+} oscar_cuda_nvrtc;
+#undef OSCAR__RTC_FIELD
+
+typedef struct oscar_cuda_config {
+    int device;             /* CUDA device ordinal (default 0) */
+    int compile_only;       /* 1: load NVRTC only (no driver, no GPU): for oscar_cuda_compile_* */
+    int arch;               /* 0: the device's (compile_only: 90); e.g. 80, 90 */
+    int ptx;                /* 1: compile to PTX and let the driver finish (default: CUBIN) */
+    const char *cache_dir;  /* disk cache of compiled kernels: NULL: $OSCAR_CUDA_CACHE_DIR, "": off */
+    int verbose;            /* 1: -lineinfo, keep logs (also $OSCAR_CUDA_VERBOSE=1) */
+} oscar_cuda_config;
+
+typedef struct oscar_cuda_module {
+    char *key;              /* program name and options */
+    oscar_cu_module mod;
+} oscar_cuda_module;
+
+typedef struct oscar_cuda {
+    oscar_cuda_config cfg;
+    void *lib_cuda, *lib_nvrtc;
+    oscar_cuda_driver drv;  /* driver function table (valid when have_device) */
+    oscar_cuda_nvrtc rtc;   /* NVRTC function table */
+    int have_device;
+    oscar_cu_device dev;
+    oscar_cu_context ctx;   /* the device's primary context */
+    int cc;                 /* compute capability, 10 * major + minor (e.g. 90) */
+    int sm_count, smem_optin, l2_bytes;
+    size_t total_mem;
+    char name[128];         /* device name */
+    int driver_version, nvrtc_major, nvrtc_minor;
+    int arch, ptx;          /* what kernels are compiled for */
+    int archs[64], n_archs; /* NVRTC's supported architectures */
+    oscar_cuda_module *mods;
+    int n_mods, cap_mods;
+    char *log;              /* the last NVRTC log, "" if none */
+    char cache_dir[512];
+    int verbose;
+    char msg[OSCAR_CUDA_MSG_SIZE];
+} oscar_cuda;
+
+/* >>cuda-loader */
+OSCAR_API int oscar_cuda_init(oscar_cuda *cu, const oscar_cuda_config *cfg);
+OSCAR_API void oscar_cuda_free(oscar_cuda *cu);
+/* make the primary context current / restore the previous one (for direct driver calls) */
+OSCAR_API int oscar_cuda_push(oscar_cuda *cu);
+OSCAR_API void oscar_cuda_pop(oscar_cuda *cu);
+OSCAR_API int oscar_cuda_synchronize(oscar_cuda *cu);
+OSCAR_API int oscar_cuda_malloc(oscar_cuda *cu, oscar_cu_ptr *ptr, size_t bytes);
+OSCAR_API void oscar_cuda_mfree(oscar_cuda *cu, oscar_cu_ptr ptr);
+OSCAR_API int oscar_cuda_upload(oscar_cuda *cu, oscar_cu_ptr dst, const void *src, size_t bytes);
+OSCAR_API int oscar_cuda_download(oscar_cuda *cu, void *dst, oscar_cu_ptr src, size_t bytes);
+OSCAR_API int oscar_cuda_memset(oscar_cuda *cu, oscar_cu_ptr dst, unsigned char value, size_t bytes);
+
+/* >>nvrtc */
+typedef enum oscar_cuda_program {
+    OSCAR_CUDA_PROG_APPEND = 0, /* oscar_append.cu: the write path */
+    OSCAR_CUDA_PROG_DECODE = 1  /* oscar_decode.cu: rotate_q, decode attention, merge */
+} oscar_cuda_program;
+
+/* what a kernel is specialised for */
+typedef struct oscar_cuda_variant {
+    int head_dim, group_size, gqa, int2, page_size;
+} oscar_cuda_variant;
+
+/* compile (without loading) one specialisation for arch (0: cu->arch) as CUBIN, or PTX when
+   ptx != 0; *image_bytes gets the size of the result. Works with compile_only contexts. */
+OSCAR_API int oscar_cuda_compile_variant(oscar_cuda *cu, int program, const oscar_cuda_variant *v, int arch, int ptx, size_t *image_bytes);
+/* compile any source (name is used in the log) with extra options; for tests and tools */
+OSCAR_API int oscar_cuda_compile_source(oscar_cuda *cu, const char *name, const char *source, const char *const *options, int n_options, int arch, int ptx, size_t *image_bytes);
+/* the last NVRTC log ("" if none) */
+OSCAR_API const char *oscar_cuda_log(const oscar_cuda *cu);
+/* the embedded source of a file under kernels/ (e.g. "oscar_decode.cu"), or NULL; malloc'd */
+OSCAR_API char *oscar_cuda_source(const char *file);
+
+/* >>cuda-kv */
+typedef struct oscar_cuda_seq {
+    int used;
+    int *n_tok;             /* [L] tokens held per layer */
+    int *pages;             /* [max_pages] block table (host copy) */
+    int n_pages;
+} oscar_cuda_seq;
+
+typedef struct oscar_cuda_kv {
+    oscar_cuda *cu;
+    oscar_kv_config cfg;    /* with defaults filled in (rot: not owned, not used after init) */
+    int d, g, S0, W, P, L, Hkv, ring, int2, max_pages, max_seqs, rot_heads, absorb_v;
+    float k_clip, v_clip;   /* <= 0: no clip */
+    size_t head_page_bytes, page_bytes;
+    oscar_cu_ptr pool, sink, win, bt, err;
+    oscar_cu_ptr krot, vrot, vrot_t; /* [L][rot_heads][d][d] fp32 (vrot_t: R_v transposed) or 0 */
+    oscar_cu_ptr jobs; size_t jobs_cap;  /* device scratch: append jobs */
+    oscar_cu_ptr work; size_t work_cap;  /* device scratch: attention partials */
+    int *h_jobs; size_t h_jobs_cap;      /* host scratch */
+    int *refcount, *free_list, n_free;
+    oscar_cuda_seq *seqs;
+    oscar_cu_module mod_append;
+    oscar_cu_module mod_decode[33];      /* by GQA group */
+    int smem_decode[33];
+    oscar_cu_stream stream;             /* where all work of this cache goes */
+    char msg[OSCAR_CUDA_MSG_SIZE];
+} oscar_cuda_kv;
+
+OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_kv_config *cfg);
+OSCAR_API void oscar_cuda_kv_free(oscar_cuda_kv *kv);
+OSCAR_API int oscar_cuda_kv_seq_create(oscar_cuda_kv *kv, int *seq);
+/* dst gets a copy of src's sink and window (device to device); history pages are shared */
+OSCAR_API int oscar_cuda_kv_seq_fork(oscar_cuda_kv *kv, int src, int *dst);
+OSCAR_API int oscar_cuda_kv_seq_release(oscar_cuda_kv *kv, int seq);
+OSCAR_API int oscar_cuda_kv_seq_length(const oscar_cuda_kv *kv, int seq, int layer);
+/* k, v: device [n][Hkv][d] fp32 keys (post-RoPE) and values, unrotated */
+OSCAR_API int oscar_cuda_kv_append(oscar_cuda_kv *kv, int seq, int layer, oscar_cu_ptr k, oscar_cu_ptr v, int n);
+/* one token for each of n_seqs distinct sequences: k, v: device [n_seqs][Hkv][d] fp32 */
+OSCAR_API int oscar_cuda_kv_append_batch(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr k, oscar_cu_ptr v);
+/* synchronises; reads and clears the sticky flags of rejected rows (OSCAR_OK if none) */
+OSCAR_API int oscar_cuda_kv_errors(oscar_cuda_kv *kv);
+OSCAR_API const int *oscar_cuda_kv_block_table(const oscar_cuda_kv *kv, int seq, int *n_pages);
+OSCAR_API oscar_cu_ptr oscar_cuda_kv_page_ptr(const oscar_cuda_kv *kv, int layer, int page, int kv_head);
+/* [2][S0][d] bf16 and [2][W+P][d] bf16 of one (seq, layer, head), as in oscar.h */
+OSCAR_API oscar_cu_ptr oscar_cuda_kv_sink_ptr(const oscar_cuda_kv *kv, int seq, int layer, int kv_head);
+OSCAR_API oscar_cu_ptr oscar_cuda_kv_window_ptr(const oscar_cuda_kv *kv, int seq, int layer, int kv_head);
+
+/* >>cuda-attn
+   out: device [n_seqs][Hq][d] fp32, q: device [n_seqs][Hq][d] fp32 (unrotated, post-RoPE).
+   scale 0: 1/sqrt(d). Query head h reads KV head h / (Hq / Hkv). In INT2 mode with rotations
+   the query is rotated by R_k and the output un-rotated by R_v^T (not when absorb_v). */
+OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OSCAR_CUDA_H */
+
+/* ============================================================================================ */
+#ifdef OSCAR_CUDA_IMPLEMENTATION
+#ifndef OSCAR_CUDA_IMPLEMENTATION_DONE
+#define OSCAR_CUDA_IMPLEMENTATION_DONE
+
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef OSCAR_CUDA_MALLOC
+#ifdef OSCAR_MALLOC
+#define OSCAR_CUDA_MALLOC(sz) OSCAR_MALLOC(sz)
+#define OSCAR_CUDA_FREE(p) OSCAR_FREE(p)
+#else
+#define OSCAR_CUDA_MALLOC(sz) malloc(sz)
+#define OSCAR_CUDA_FREE(p) free(p)
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* driver constants (cuda.h) */
+#define OSCAR__CU_ERROR_OUT_OF_MEMORY 2
+#define OSCAR__CU_ERROR_STUB_LIBRARY 34
+#define OSCAR__CU_ERROR_NO_DEVICE 100
+#define OSCAR__CU_ATTR_SM_COUNT 16
+#define OSCAR__CU_ATTR_L2_BYTES 38
+#define OSCAR__CU_ATTR_CC_MAJOR 75
+#define OSCAR__CU_ATTR_CC_MINOR 76
+#define OSCAR__CU_ATTR_SMEM_OPTIN 97
+#define OSCAR__CU_FUNC_MAX_DYN_SMEM 8
+
+static void oscar__cuda_msg(char *msg, const char *fmt, const char *a, const char *b, const char *c) {
+    snprintf(msg, OSCAR_CUDA_MSG_SIZE, fmt, a ? a : "", b ? b : "", c ? c : "");
+}
+
+/* >>cuda-loader ---- dlopen, function tables, device, primary context ---- */
+
+static void oscar__append_tried(char *buf, size_t cap, const char *name, const char *why) {
+    size_t n = strlen(buf);
+    if (n + 8 >= cap) return;
+    snprintf(buf + n, cap - n, "%s%s (%s)", n ? "; " : "", name, why ? why : "?");
+}
+
+/* tries env (only that, when set) or the names in order; records every failure in tried */
+static void *oscar__dlopen_first(const char *env, const char *const *names, int n_names, const char *const *dirs, int n_dirs, char *tried, size_t cap) {
+    const char *e = getenv(env);
+    void *h;
+    int i, k;
+    char path[768];
+    tried[0] = 0;
+    if (e && e[0]) {
+        h = dlopen(e, RTLD_NOW | RTLD_LOCAL);
+        if (!h) oscar__append_tried(tried, cap, e, dlerror());
+        return h;
+    }
+    for (i = 0; i < n_names; i++) {
+        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (h) return h;
+        oscar__append_tried(tried, cap, names[i], "not found");
+        (void)dlerror();
+    }
+    for (k = 0; k < n_dirs; k++) {
+        if (!dirs[k] || !dirs[k][0]) continue;
+        for (i = 0; i < n_names; i++) {
+            snprintf(path, sizeof path, "%s/%s", dirs[k], names[i]);
+            h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+            if (h) return h;
+            (void)dlerror();
+        }
+        oscar__append_tried(tried, cap, dirs[k], "not there");
+    }
+    return NULL;
+}
+
+typedef struct oscar__sym {
+    const char *name;
+    size_t offset;
+} oscar__sym;
+
+static const char *oscar__dlsym_table(void *lib, void *table, const oscar__sym *syms, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        void *p = dlsym(lib, syms[i].name);
+        if (!p) return syms[i].name;
+        memcpy((char *)table + syms[i].offset, &p, sizeof p);
+    }
+    return NULL;
+}
+
+#define OSCAR__CU_SYM(field, sym, args) {sym, offsetof(oscar_cuda_driver, field)},
+static const oscar__sym oscar__cu_syms[] = {OSCAR_CUDA_DRIVER_LIST(OSCAR__CU_SYM)};
+#undef OSCAR__CU_SYM
+#define OSCAR__RTC_SYM(field, sym, ret, args) {sym, offsetof(oscar_cuda_nvrtc, field)},
+static const oscar__sym oscar__rtc_syms[] = {OSCAR_CUDA_NVRTC_LIST(OSCAR__RTC_SYM)};
+#undef OSCAR__RTC_SYM
+
+/* a failed driver call: message with the driver's name for the error; result code */
+static int oscar__cu_fail(oscar_cuda *cu, oscar_cu_result r, const char *call) {
+    const char *name = NULL, *text = NULL;
+    char num[32];
+    if (cu->drv.cuGetErrorName) cu->drv.cuGetErrorName(r, &name);
+    if (cu->drv.cuGetErrorString) cu->drv.cuGetErrorString(r, &text);
+    snprintf(num, sizeof num, "%d", (int)r);
+    snprintf(cu->msg, sizeof cu->msg, "%s failed: %s (%s): %s", call, name ? name : "CUDA error", num, text ? text : "");
+    if ((int)r == OSCAR__CU_ERROR_OUT_OF_MEMORY) return OSCAR_ERR_DEVICE_OOM;
+    if ((int)r == OSCAR__CU_ERROR_NO_DEVICE) return OSCAR_ERR_NO_DEVICE;
+    if ((int)r == OSCAR__CU_ERROR_STUB_LIBRARY) return OSCAR_ERR_DRIVER_STUB;
+    return OSCAR_ERR_CUDA;
+}
+#define OSCAR__CU(cu, call, name)                                 \
+    do {                                                          \
+        oscar_cu_result r_ = (call);                              \
+        if ((int)r_ != 0) return oscar__cu_fail((cu), r_, name);  \
+    } while (0)
+
+static int oscar__load_nvrtc(oscar_cuda *cu) {
+    static const char *const names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so"};
+    const char *dirs[3];
+    char tried[700], home[512], path[512];
+    const char *missing;
+    const char *h1 = getenv("CUDA_HOME"), *h2 = getenv("CUDA_PATH");
+    home[0] = path[0] = 0;
+    if (h1 && h1[0]) snprintf(home, sizeof home, "%s/lib64", h1);
+    if (h2 && h2[0]) snprintf(path, sizeof path, "%s/lib64", h2);
+    dirs[0] = home;
+    dirs[1] = path;
+    dirs[2] = "/usr/local/cuda/lib64";
+    cu->lib_nvrtc = oscar__dlopen_first("OSCAR_LIBNVRTC", names, 4, dirs, 3, tried, sizeof tried);
+    if (!cu->lib_nvrtc) {
+        snprintf(cu->msg, sizeof cu->msg, "NVRTC not found; tried: %s", tried);
+        return OSCAR_ERR_NO_NVRTC;
+    }
+    missing = oscar__dlsym_table(cu->lib_nvrtc, &cu->rtc, oscar__rtc_syms, (int)(sizeof oscar__rtc_syms / sizeof oscar__rtc_syms[0]));
+    if (missing) {
+        snprintf(cu->msg, sizeof cu->msg, "NVRTC library lacks %s (too old?)", missing);
+        return OSCAR_ERR_NO_NVRTC;
+    }
+    cu->rtc.nvrtcVersion(&cu->nvrtc_major, &cu->nvrtc_minor);
+    cu->n_archs = 0;
+    {
+        int n = 0;
+        if (cu->rtc.nvrtcGetNumSupportedArchs(&n) == 0 && n > 0 && n <= 64 && cu->rtc.nvrtcGetSupportedArchs(cu->archs) == 0) cu->n_archs = n;
+    }
+    return OSCAR_OK;
+}
+
+static int oscar__load_driver(oscar_cuda *cu) {
+    static const char *const names[] = {"libcuda.so.1", "libcuda.so"};
+    char tried[700];
+    const char *missing;
+    oscar_cu_result r;
+    int count = 0, v;
+    cu->lib_cuda = oscar__dlopen_first("OSCAR_LIBCUDA", names, 2, NULL, 0, tried, sizeof tried);
+    if (!cu->lib_cuda) {
+        snprintf(cu->msg, sizeof cu->msg, "CUDA driver not found; tried: %s", tried);
+        return OSCAR_ERR_NO_DRIVER;
+    }
+    missing = oscar__dlsym_table(cu->lib_cuda, &cu->drv, oscar__cu_syms, (int)(sizeof oscar__cu_syms / sizeof oscar__cu_syms[0]));
+    if (missing) {
+        snprintf(cu->msg, sizeof cu->msg, "CUDA driver library lacks %s (too old?)", missing);
+        memset(&cu->drv, 0, sizeof cu->drv);
+        return OSCAR_ERR_NO_DRIVER;
+    }
+    r = cu->drv.cuInit(0);
+    if ((int)r == OSCAR__CU_ERROR_STUB_LIBRARY) {
+        snprintf(cu->msg, sizeof cu->msg, "the CUDA toolkit's stub libcuda was loaded instead of the driver (no NVIDIA driver installed, or a stubs/ directory on the library path)");
+        return OSCAR_ERR_DRIVER_STUB;
+    }
+    if ((int)r == OSCAR__CU_ERROR_NO_DEVICE) {
+        snprintf(cu->msg, sizeof cu->msg, "cuInit: no CUDA-capable device");
+        return OSCAR_ERR_NO_DEVICE;
+    }
+    if ((int)r != 0) return oscar__cu_fail(cu, r, "cuInit");
+    cu->drv.cuDriverGetVersion(&cu->driver_version);
+    OSCAR__CU(cu, cu->drv.cuDeviceGetCount(&count), "cuDeviceGetCount");
+    if (count <= 0 || cu->cfg.device < 0 || cu->cfg.device >= count) {
+        snprintf(cu->msg, sizeof cu->msg, "no CUDA device %d (%d present)", cu->cfg.device, count);
+        return OSCAR_ERR_NO_DEVICE;
+    }
+    OSCAR__CU(cu, cu->drv.cuDeviceGet(&cu->dev, cu->cfg.device), "cuDeviceGet");
+    OSCAR__CU(cu, cu->drv.cuDeviceGetAttribute(&v, OSCAR__CU_ATTR_CC_MAJOR, cu->dev), "cuDeviceGetAttribute");
+    cu->cc = 10 * v;
+    OSCAR__CU(cu, cu->drv.cuDeviceGetAttribute(&v, OSCAR__CU_ATTR_CC_MINOR, cu->dev), "cuDeviceGetAttribute");
+    cu->cc += v;
+    OSCAR__CU(cu, cu->drv.cuDeviceGetAttribute(&cu->sm_count, OSCAR__CU_ATTR_SM_COUNT, cu->dev), "cuDeviceGetAttribute");
+    OSCAR__CU(cu, cu->drv.cuDeviceGetAttribute(&cu->smem_optin, OSCAR__CU_ATTR_SMEM_OPTIN, cu->dev), "cuDeviceGetAttribute");
+    OSCAR__CU(cu, cu->drv.cuDeviceGetAttribute(&cu->l2_bytes, OSCAR__CU_ATTR_L2_BYTES, cu->dev), "cuDeviceGetAttribute");
+    OSCAR__CU(cu, cu->drv.cuDeviceTotalMem(&cu->total_mem, cu->dev), "cuDeviceTotalMem_v2");
+    OSCAR__CU(cu, cu->drv.cuDeviceGetName(cu->name, (int)sizeof cu->name - 1, cu->dev), "cuDeviceGetName");
+    OSCAR__CU(cu, cu->drv.cuDevicePrimaryCtxRetain(&cu->ctx, cu->dev), "cuDevicePrimaryCtxRetain");
+    cu->have_device = 1;
+    return OSCAR_OK;
+}
+
+/* the architecture to compile for: the device's if NVRTC knows it (CUBIN), else the newest older
+   one NVRTC knows, as PTX for the driver to finish */
+static int oscar__pick_arch(oscar_cuda *cu) {
+    int want = cu->cfg.arch ? cu->cfg.arch : (cu->have_device ? cu->cc : 90);
+    int i, best = 0, exact = 0;
+    cu->ptx = cu->cfg.ptx ? 1 : 0;
+    if (cu->n_archs == 0) {
+        cu->arch = want;
+        return OSCAR_OK;
+    }
+    for (i = 0; i < cu->n_archs; i++) {
+        if (cu->archs[i] == want) exact = 1;
+        if (cu->archs[i] <= want && cu->archs[i] > best) best = cu->archs[i];
+    }
+    if (exact) {
+        cu->arch = want;
+        return OSCAR_OK;
+    }
+    if (!best) {
+        char a[16], b[16];
+        snprintf(a, sizeof a, "%d", want);
+        snprintf(b, sizeof b, "%d", cu->archs[0]);
+        oscar__cuda_msg(cu->msg, "NVRTC cannot compile for sm_%s (oldest it supports: sm_%s)%s", a, b, "");
+        return OSCAR_ERR_COMPILE;
+    }
+    cu->arch = best;
+    cu->ptx = 1;
+    return OSCAR_OK;
+}
+
+OSCAR_API int oscar_cuda_init(oscar_cuda *cu, const oscar_cuda_config *cfg) {
+    oscar_cuda_config zero;
+    const char *e;
+    int rc;
+    if (!cu) return OSCAR_ERR_NULL;
+    memset(cu, 0, sizeof *cu);
+    memset(&zero, 0, sizeof zero);
+    cu->cfg = cfg ? *cfg : zero;
+    cu->cfg.cache_dir = NULL;
+    e = getenv("OSCAR_CUDA_VERBOSE");
+    cu->verbose = cu->cfg.verbose || (e && e[0] && e[0] != '0');
+    if (cfg && cfg->cache_dir) snprintf(cu->cache_dir, sizeof cu->cache_dir, "%s", cfg->cache_dir);
+    else if ((e = getenv("OSCAR_CUDA_CACHE_DIR")) != NULL) snprintf(cu->cache_dir, sizeof cu->cache_dir, "%s", e);
+    cu->log = (char *)OSCAR_CUDA_MALLOC(1);
+    if (!cu->log) return OSCAR_ERR_NOMEM;
+    cu->log[0] = 0;
+    if (!cu->cfg.compile_only) {
+        rc = oscar__load_driver(cu);
+        if (rc != OSCAR_OK) return rc;
+    }
+    rc = oscar__load_nvrtc(cu);
+    if (rc != OSCAR_OK) return rc;
+    return oscar__pick_arch(cu);
+}
+
+OSCAR_API void oscar_cuda_free(oscar_cuda *cu) {
+    int i;
+    if (!cu) return;
+    if (cu->have_device) {
+        cu->drv.cuCtxPushCurrent(cu->ctx);
+        for (i = 0; i < cu->n_mods; i++) cu->drv.cuModuleUnload(cu->mods[i].mod);
+        {
+            oscar_cu_context old;
+            cu->drv.cuCtxPopCurrent(&old);
+        }
+        cu->drv.cuDevicePrimaryCtxRelease(cu->dev);
+    }
+    for (i = 0; i < cu->n_mods; i++) OSCAR_CUDA_FREE(cu->mods[i].key);
+    OSCAR_CUDA_FREE(cu->mods);
+    OSCAR_CUDA_FREE(cu->log);
+    if (cu->lib_nvrtc) dlclose(cu->lib_nvrtc);
+    if (cu->lib_cuda) dlclose(cu->lib_cuda);
+    memset(cu, 0, sizeof *cu);
+}
+
+OSCAR_API int oscar_cuda_push(oscar_cuda *cu) {
+    if (!cu || !cu->have_device) {
+        if (cu) snprintf(cu->msg, sizeof cu->msg, "no device in this context (compile_only or failed init)");
+        return OSCAR_ERR_NO_DEVICE;
+    }
+    OSCAR__CU(cu, cu->drv.cuCtxPushCurrent(cu->ctx), "cuCtxPushCurrent_v2");
+    return OSCAR_OK;
+}
+
+OSCAR_API void oscar_cuda_pop(oscar_cuda *cu) {
+    oscar_cu_context old;
+    if (cu && cu->have_device) cu->drv.cuCtxPopCurrent(&old);
+}
+
+OSCAR_API int oscar_cuda_synchronize(oscar_cuda *cu) {
+    int rc = oscar_cuda_push(cu);
+    oscar_cu_result r;
+    if (rc) return rc;
+    r = cu->drv.cuCtxSynchronize();
+    oscar_cuda_pop(cu);
+    return r ? oscar__cu_fail(cu, r, "cuCtxSynchronize") : OSCAR_OK;
+}
+
+OSCAR_API int oscar_cuda_malloc(oscar_cuda *cu, oscar_cu_ptr *ptr, size_t bytes) {
+    int rc = oscar_cuda_push(cu);
+    oscar_cu_result r;
+    if (rc) return rc;
+    *ptr = 0;
+    r = cu->drv.cuMemAlloc(ptr, bytes ? bytes : 16);
+    oscar_cuda_pop(cu);
+    return r ? oscar__cu_fail(cu, r, "cuMemAlloc_v2") : OSCAR_OK;
+}
+
+OSCAR_API void oscar_cuda_mfree(oscar_cuda *cu, oscar_cu_ptr ptr) {
+    if (!ptr || oscar_cuda_push(cu)) return;
+    cu->drv.cuMemFree(ptr);
+    oscar_cuda_pop(cu);
+}
+
+OSCAR_API int oscar_cuda_upload(oscar_cuda *cu, oscar_cu_ptr dst, const void *src, size_t bytes) {
+    int rc = oscar_cuda_push(cu);
+    oscar_cu_result r;
+    if (rc) return rc;
+    r = bytes ? cu->drv.cuMemcpyHtoD(dst, src, bytes) : 0;
+    oscar_cuda_pop(cu);
+    return r ? oscar__cu_fail(cu, r, "cuMemcpyHtoD_v2") : OSCAR_OK;
+}
+
+OSCAR_API int oscar_cuda_download(oscar_cuda *cu, void *dst, oscar_cu_ptr src, size_t bytes) {
+    int rc = oscar_cuda_push(cu);
+    oscar_cu_result r;
+    if (rc) return rc;
+    r = cu->drv.cuCtxSynchronize();
+    if (!r && bytes) r = cu->drv.cuMemcpyDtoH(dst, src, bytes);
+    oscar_cuda_pop(cu);
+    return r ? oscar__cu_fail(cu, r, "cuMemcpyDtoH_v2") : OSCAR_OK;
+}
+
+OSCAR_API int oscar_cuda_memset(oscar_cuda *cu, oscar_cu_ptr dst, unsigned char value, size_t bytes) {
+    int rc = oscar_cuda_push(cu);
+    oscar_cu_result r;
+    if (rc) return rc;
+    r = bytes ? cu->drv.cuMemsetD8Async(dst, value, bytes, (oscar_cu_stream)0) : 0;
+    if (!r) r = cu->drv.cuCtxSynchronize();
+    oscar_cuda_pop(cu);
+    return r ? oscar__cu_fail(cu, r, "cuMemsetD8Async") : OSCAR_OK;
+}
+
+/* >>nvrtc ---- embedded sources, compilation, module cache (memory and disk) ---- */
+
+/* >>embedded-kernels: generated by `make embed` from kernels/, do not edit */
+/* kernels/oscar_common.cuh */
+static const char *const oscar__src_oscar_common_cuh[] = {
+    "// oscar_common.cuh - shared helpers and kernel parameter blocks for the OSCAR kernels.\n",
+    "// Compiled by NVRTC only (embedded into oscar_cuda.h by `make embed`). The parameter structs\n",
+    "// must match the host copies in oscar_cuda.h field for field: 8-byte fields first, then ints.\n",
+    "#pragma once\n",
+    "\n",
+    "typedef unsigned char oscar_u8;\n",
+    "typedef unsigned short oscar_u16;\n",
+    "typedef unsigned int oscar_u32;\n",
+    "typedef unsigned long long oscar_u64;\n",
+    "\n",
+    "// Append / flush jobs: one per token; each job covers all KV heads, K and V.\n",
+    "struct oscar_append_params {\n",
+    "    oscar_u64 k, v;        // const float [n][Hkv][D] unrotated input rows\n",
+    "    oscar_u64 jobs;        // const int4 [n_jobs]: x = input row (-1: take it from the ring),\n",
+    "                           //   y = sequence slot, z = position, w = page id (-1: BF16 write)\n",
+    "    oscar_u64 pool;        // u8 [L][max_pages][Hkv][head_page_bytes]\n",
+    "    oscar_u64 sink;        // u16 [max_seqs][L][Hkv][2][S0][D]\n",
+    "    oscar_u64 win;         // u16 [max_seqs][L][Hkv][2][ring][D]\n",
+    "    oscar_u64 krot, vrot;  // const float [L][rot_heads][D][D] or 0\n",
+    "    oscar_u64 err;         // u32 sticky error bits\n",
+    "    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes;\n",
+    "    float k_clip, v_clip;  // <= 0: no clip\n",
+    "};\n",
+    "\n",
+    "// Decode attention (one launch per layer and batch).\n",
+    "struct oscar_attn_params {\n",
+    "    oscar_u64 q;           // const float [B][Hq][D] rotated queries\n",
+    "    oscar_u64 part_o;      // float [B][Hq][S][D] unnormalised partial outputs\n",
+    "    oscar_u64 part_ml;     // float [B][Hq][S][2] running max (log2 domain) and sum\n",
+    "    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer\n",
+    "    oscar_u64 pool, sink, win;\n",
+    "    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables\n",
+    "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
+    "    float scale_log2;      // softmax scale * log2(e)\n",
+    "};\n",
+    "\n",
+    "// Query rotation and split merge (+ un-rotation).\n",
+    "struct oscar_rot_params {\n",
+    "    oscar_u64 x;           // const float [B][Hq][D]\n",
+    "    oscar_u64 y;           // float [B][Hq][D]\n",
+    "    oscar_u64 rot;         // const float [L][rot_heads][D][D] (for the merge: R_v transposed) or 0\n",
+    "    oscar_u64 part_o, part_ml;\n",
+    "    int layer, Hq, gqa, rot_heads, n_splits;\n",
+    "};\n",
+    "\n",
+    "#define OSCAR_ERR_BIT_NONFINITE 1u\n",
+    "#define OSCAR_ERR_BIT_RANGE 2u\n",
+    "#define OSCAR_NEG_INF (__int_as_float(0xff800000))\n",
+    "\n",
+    "static __device__ __forceinline__ float oscar_bf16_to_f32(oscar_u16 h) {\n",
+    "    return __uint_as_float(((oscar_u32)h) << 16);\n",
+    "}\n",
+    "\n",
+    "// round to nearest even; NaN stays NaN (quiet)\n",
+    "static __device__ __forceinline__ oscar_u16 oscar_f32_to_bf16(float f) {\n",
+    "    oscar_u32 x = __float_as_uint(f);\n",
+    "    if ((x & 0x7fffffffu) > 0x7f800000u) return (oscar_u16)((x >> 16) | 0x40u);\n",
+    "    x += 0x7fffu + ((x >> 16) & 1u);\n",
+    "    return (oscar_u16)(x >> 16);\n",
+    "}\n",
+    "\n",
+    "static __device__ __forceinline__ oscar_u16 oscar_f32_to_f16(float f) {\n",
+    "    unsigned short h;\n",
+    "    asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f));\n",
+    "    return h;\n",
+    "}\n",
+    "\n",
+    "static __device__ __forceinline__ float oscar_f16_to_f32(oscar_u16 h) {\n",
+    "    float f;\n",
+    "    unsigned short hh = h;\n",
+    "    asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(hh));\n",
+    "    return f;\n",
+    "}\n",
+    "\n",
+    "// byte b of w (0..255, here 0..3) as a float: 0x4B0000bb is 2^23 + bb\n",
+    "static __device__ __forceinline__ float oscar_byte_f(oscar_u32 w, int b) {\n",
+    "    return __uint_as_float(__byte_perm(w, 0x4B000000u, 0x7440u | (oscar_u32)b)) - 8388608.0f;\n",
+    "}\n",
+    "\n",
+    "static __device__ __forceinline__ void oscar_cp_async16(void *smem, const void *gmem) {\n",
+    "    oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(smem);\n",
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(s), \"l\"(gmem));\n",
+    "}\n",
+    "static __device__ __forceinline__ void oscar_cp_commit(void) { asm volatile(\"cp.async.commit_group;\\n\" ::); }\n",
+    "static __device__ __forceinline__ void oscar_cp_wait0(void) { asm volatile(\"cp.async.wait_group 0;\\n\" ::); }\n",
+    "static __device__ __forceinline__ void oscar_cp_wait1(void) { asm volatile(\"cp.async.wait_group 1;\\n\" ::); }\n",
+    0};
+/* kernels/oscar_append.cu */
+static const char *const oscar__src_oscar_append_cu[] = {
+    "// oscar_append.cu - the write path of the device cache: rotate K/V rows, round to BF16, store\n",
+    "// sink/window rows, and flush full pages (clip, quantise, pack) exactly like the CPU codec.\n",
+    "//\n",
+    "// Compile-time: OSCAR_D (head dim: 64, 128, 256), OSCAR_GS (group size, INT2 mode),\n",
+    "// OSCAR_INT2 (1: INT2 history pages, 0: BF16 pages), OSCAR_ROT_F64 (1: accumulate the\n",
+    "// rotation in double, as the CPU reference does when it does so).\n",
+    "// Must be compiled with --fmad=false: every fp32 operation rounds exactly as on the CPU.\n",
+    "//\n",
+    "// One warp per (job, KV head, K|V) row; lane l owns channels c = l + 32*jj.\n",
+    "#include \"oscar_common.cuh\"\n",
+    "\n",
+    "#ifndef OSCAR_D\n",
+    "#error \"OSCAR_D must be defined\"\n",
+    "#endif\n",
+    "#ifndef OSCAR_INT2\n",
+    "#define OSCAR_INT2 1\n",
+    "#endif\n",
+    "#ifndef OSCAR_GS\n",
+    "#define OSCAR_GS OSCAR_D\n",
+    "#endif\n",
+    "#ifndef OSCAR_ROT_F64\n",
+    "#define OSCAR_ROT_F64 0\n",
+    "#endif\n",
+    "\n",
+    "#define D OSCAR_D\n",
+    "#define GS OSCAR_GS\n",
+    "#define NC (D / 32)\n",
+    "#define NGR (D / GS)\n",
+    "#define AW 4 // warps per block\n",
+    "\n",
+    "#if (D % 32) != 0 || (D % GS) != 0 || GS < 4\n",
+    "#error \"unsupported head dim / group size\"\n",
+    "#endif\n",
+    "\n",
+    "extern \"C\" __global__ void __launch_bounds__(AW * 32) oscar_append(const oscar_append_params p) {\n",
+    "    __shared__ float xs[AW][D];\n",
+    "    __shared__ oscar_u8 cs[AW][D];\n",
+    "    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;\n",
+    "    const long long item = (long long)blockIdx.x * AW + warp;\n",
+    "    const long long total = (long long)p.n_jobs * p.Hkv * 2;\n",
+    "    if (item >= total) return; // whole warp leaves together; no block barriers below\n",
+    "    const int job = (int)(item % p.n_jobs);\n",
+    "    const int hv = (int)(item / p.n_jobs);\n",
+    "    const int head = hv % p.Hkv, isv = hv / p.Hkv;\n",
+    "    const int4 jb = ((const int4 *)p.jobs)[job];\n",
+    "    const int src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;\n",
+    "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;\n",
+    "    oscar_u16 *ringrow = 0;\n",
+    "    if (pos >= p.S0)\n",
+    "        ringrow = (oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D;\n",
+    "\n",
+    "    float x[NC];\n",
+    "    if (src >= 0) {\n",
+    "        const float *row = (const float *)(isv \? p.v : p.k) + ((size_t)src * p.Hkv + head) * D;\n",
+    "        int bad = 0;\n",
+    "        float ss = 0.0f;\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++) {\n",
+    "            float v = row[lane + 32 * jj];\n",
+    "            xs[warp][lane + 32 * jj] = v;\n",
+    "            if (!isfinite(v)) bad = 1;\n",
+    "            ss += v * v;\n",
+    "        }\n",
+    "        bad = __any_sync(0xffffffffu, bad);\n",
+    "#pragma unroll\n",
+    "        for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);\n",
+    "        unsigned int ebits = bad \? OSCAR_ERR_BIT_NONFINITE : 0u;\n",
+    "#if OSCAR_INT2\n",
+    "        if (!bad && ss > 32768.0f * 32768.0f) ebits |= OSCAR_ERR_BIT_RANGE;\n",
+    "#endif\n",
+    "        __syncwarp();\n",
+    "#if OSCAR_INT2\n",
+    "        const float *R = (const float *)(isv \? p.vrot : p.krot);\n",
+    "        if (R && !ebits) {\n",
+    "            R += ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? head : 0)) * D * D;\n",
+    "#pragma unroll\n",
+    "            for (int jj = 0; jj < NC; jj++) {\n",
+    "                const int c = lane + 32 * jj;\n",
+    "#if OSCAR_ROT_F64\n",
+    "                double acc = 0.0;\n",
+    "                for (int i = 0; i < D; i++) acc += (double)xs[warp][i] * (double)R[(size_t)i * D + c];\n",
+    "                x[jj] = (float)acc;\n",
+    "#else\n",
+    "                float acc = 0.0f;\n",
+    "                for (int i = 0; i < D; i++) acc += xs[warp][i] * R[(size_t)i * D + c];\n",
+    "                x[jj] = acc;\n",
+    "#endif\n",
+    "            }\n",
+    "        } else\n",
+    "#endif\n",
+    "        {\n",
+    "#pragma unroll\n",
+    "            for (int jj = 0; jj < NC; jj++) x[jj] = xs[warp][lane + 32 * jj];\n",
+    "        }\n",
+    "        if (ebits) {\n",
+    "            // the row is stored as zeros; the host learns of it through oscar_cuda_kv_errors()\n",
+    "#pragma unroll\n",
+    "            for (int jj = 0; jj < NC; jj++) x[jj] = 0.0f;\n",
+    "            if (lane == 0) atomicOr((unsigned int *)p.err, ebits);\n",
+    "        }\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++) x[jj] = oscar_bf16_to_f32(oscar_f32_to_bf16(x[jj]));\n",
+    "    } else {\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++) x[jj] = oscar_bf16_to_f32(ringrow[lane + 32 * jj]);\n",
+    "    }\n",
+    "\n",
+    "    if (page < 0) { // BF16 row for the sink or the window ring\n",
+    "        oscar_u16 *dst = pos < p.S0 \? (oscar_u16 *)p.sink + ((slab * 2 + isv) * p.S0 + pos) * D : ringrow;\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++) dst[lane + 32 * jj] = oscar_f32_to_bf16(x[jj]);\n",
+    "        return;\n",
+    "    }\n",
+    "\n",
+    "    const int prow = (pos - p.S0) % p.P;\n",
+    "    oscar_u8 *base = (oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + head) * (size_t)p.head_page_bytes;\n",
+    "#if !OSCAR_INT2\n",
+    "    {\n",
+    "        oscar_u16 *dst = (oscar_u16 *)base + ((size_t)isv * p.P + prow) * D;\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++) dst[lane + 32 * jj] = oscar_f32_to_bf16(x[jj]);\n",
+    "    }\n",
+    "#else\n",
+    "    // ---- INT2 codec (SPEC section 4), same fp32 operation sequence as the CPU reference ----\n",
+    "    const float clip = isv \? p.v_clip : p.k_clip;\n",
+    "    if (clip > 0.0f) {\n",
+    "        int idx = (int)floorf(clip * (float)D);\n",
+    "        if (idx > D - 1) idx = D - 1;\n",
+    "        // thr = a[idx] of the ascending |x|: smallest u with #{|x| <= u} > idx (bit patterns\n",
+    "        // of non-negative floats order like the floats)\n",
+    "        oscar_u32 lo = 0u, hi = 0x7f7fffffu;\n",
+    "        while (lo < hi) {\n",
+    "            const oscar_u32 mid = lo + ((hi - lo) >> 1);\n",
+    "            int cnt = 0;\n",
+    "#pragma unroll\n",
+    "            for (int jj = 0; jj < NC; jj++) cnt += (__float_as_uint(x[jj]) & 0x7fffffffu) <= mid;\n",
+    "            cnt = __reduce_add_sync(0xffffffffu, cnt);\n",
+    "            if (cnt > idx) hi = mid;\n",
+    "            else lo = mid + 1u;\n",
+    "        }\n",
+    "        const float thr = __uint_as_float(lo);\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++) {\n",
+    "            if (x[jj] > thr) x[jj] = thr;\n",
+    "            if (x[jj] < -thr) x[jj] = -thr;\n",
+    "        }\n",
+    "    }\n",
+    "    float gmn[NC], gmx[NC];\n",
+    "#pragma unroll\n",
+    "    for (int jj = 0; jj < NC; jj++) {\n",
+    "        float a = x[jj], b = x[jj];\n",
+    "#pragma unroll\n",
+    "        for (int o = 1; o < 32 && o < GS; o <<= 1) {\n",
+    "            a = fminf(a, __shfl_xor_sync(0xffffffffu, a, o));\n",
+    "            b = fmaxf(b, __shfl_xor_sync(0xffffffffu, b, o));\n",
+    "        }\n",
+    "        gmn[jj] = a;\n",
+    "        gmx[jj] = b;\n",
+    "    }\n",
+    "#if GS > 32\n",
+    "#pragma unroll\n",
+    "    for (int j0 = 0; j0 < NC; j0 += GS / 32) {\n",
+    "        float a = gmn[j0], b = gmx[j0];\n",
+    "#pragma unroll\n",
+    "        for (int t = 1; t < GS / 32; t++) {\n",
+    "            a = fminf(a, gmn[j0 + t]);\n",
+    "            b = fmaxf(b, gmx[j0 + t]);\n",
+    "        }\n",
+    "#pragma unroll\n",
+    "        for (int t = 0; t < GS / 32; t++) {\n",
+    "            gmn[j0 + t] = a;\n",
+    "            gmx[j0 + t] = b;\n",
+    "        }\n",
+    "    }\n",
+    "#endif\n",
+    "    oscar_u8 *codes = base + (size_t)isv * p.P * (D / 4 + NGR * 4);\n",
+    "    oscar_u32 *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;\n",
+    "    codes += (size_t)prow * (D / 4);\n",
+    "#pragma unroll\n",
+    "    for (int jj = 0; jj < NC; jj++) {\n",
+    "        const int c = lane + 32 * jj;\n",
+    "        const float scale = (gmx[jj] - gmn[jj]) / 3.0f;\n",
+    "        const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[jj]);\n",
+    "        const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);\n",
+    "        int q = 0;\n",
+    "        if (s != 0.0f) {\n",
+    "            const float t = floorf((x[jj] - m) / s + 0.5f);\n",
+    "            q = t < 0.0f \? 0 : (t > 3.0f \? 3 : (int)t);\n",
+    "        }\n",
+    "        cs[warp][c] = (oscar_u8)q;\n",
+    "        if (c % GS == 0) sm[c / GS] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);\n",
+    "    }\n",
+    "    __syncwarp();\n",
+    "    for (int b = lane; b < D / 4; b += 32)\n",
+    "        codes[b] = (oscar_u8)(cs[warp][b] | (cs[warp][b + D / 4] << 2) | (cs[warp][b + D / 2] << 4) | (cs[warp][b + 3 * D / 4] << 6));\n",
+    "#endif\n",
+    "}\n",
+    0};
+/* kernels/oscar_decode.cu */
+static const char *const oscar__src_oscar_decode_cu[] = {
+    "// oscar_decode.cu - split-K decode attention over the paged cache (INT2 or BF16 history), the\n",
+    "// query rotation and the log-sum-exp merge with the V un-rotation.\n",
+    "//\n",
+    "// Compile-time: OSCAR_D (64, 128, 256), OSCAR_G (query heads per KV head), OSCAR_GS (group size),\n",
+    "// OSCAR_INT2 (1: INT2 history pages, 0: BF16 pages), OSCAR_TH (history rows per tile; divides the\n",
+    "// page size), OSCAR_TB (BF16 rows per tile for the sink and the window).\n",
+    "//\n",
+    "// oscar_decode: grid (splits, Hkv, B), 128 threads. A block walks a contiguous run of tiles of one\n",
+    "// sequence and one KV head (sink tiles, history tiles, window tiles, in token order); each tile is\n",
+    "// staged in shared memory with 16-byte cp.async copies (double buffered), scored for all G query\n",
+    "// heads at once (one pass over the KV data serves the whole GQA group), folded into a running\n",
+    "// softmax, and accumulated into registers. The block writes its unnormalised output with its max\n",
+    "// and sum; oscar_merge combines the splits.\n",
+    "#include \"oscar_common.cuh\"\n",
+    "\n",
+    "#ifndef OSCAR_D\n",
+    "#error \"OSCAR_D must be defined\"\n",
+    "#endif\n",
+    "#ifndef OSCAR_G\n",
+    "#define OSCAR_G 1\n",
+    "#endif\n",
+    "#ifndef OSCAR_INT2\n",
+    "#define OSCAR_INT2 1\n",
+    "#endif\n",
+    "#ifndef OSCAR_GS\n",
+    "#define OSCAR_GS OSCAR_D\n",
+    "#endif\n",
+    "#ifndef OSCAR_TB\n",
+    "#define OSCAR_TB (4096 / OSCAR_D < 64 \? 4096 / OSCAR_D : 64)\n",
+    "#endif\n",
+    "#ifndef OSCAR_TH\n",
+    "#define OSCAR_TH (OSCAR_INT2 \? 64 : OSCAR_TB)\n",
+    "#endif\n",
+    "\n",
+    "#define D OSCAR_D\n",
+    "#define G OSCAR_G\n",
+    "#define GS OSCAR_GS\n",
+    "#define TB OSCAR_TB\n",
+    "#define TH OSCAR_TH\n",
+    "#define NT 128\n",
+    "#define NGR (D / GS)\n",
+    "\n",
+    "#if (D % 64) != 0 || (D % GS) != 0 || GS < 16 || TH < 4 || TB < 4 || TH > 64 || TB > 64\n",
+    "#error \"unsupported decode configuration\"\n",
+    "#endif\n",
+    "\n",
+    "// head sets for the value accumulation: HPT heads per thread, HS sets\n",
+    "#if G % 4 == 0\n",
+    "#define HPT 4\n",
+    "#elif G % 3 == 0\n",
+    "#define HPT 3\n",
+    "#elif G % 2 == 0\n",
+    "#define HPT 2\n",
+    "#else\n",
+    "#define HPT 1\n",
+    "#endif\n",
+    "#define HS (G / HPT)\n",
+    "#define WPR (D / 16)               // threads across a row: each owns 4 channels per quarter\n",
+    "#define NTG (NT / (WPR * HS))      // token groups\n",
+    "#if NTG < 1\n",
+    "#error \"GQA group too large for this head dim\"\n",
+    "#endif\n",
+    "\n",
+    "// shared-memory layout of one stage\n",
+    "#define RSB (D * 2 + 16)                                   // BF16 row stride (padded)\n",
+    "#define CSB (((D / 4) % 32) == 0 \? D / 4 + 16 : D / 4)    // INT2 code row stride (padded)\n",
+    "#define BF_STAGE (2 * TB * RSB)\n",
+    "#if OSCAR_INT2\n",
+    "#define HCAP TH                                            // history tile rows\n",
+    "#define I2_KC 0\n",
+    "#define I2_KS (TH * CSB)\n",
+    "#define I2_VC (I2_KS + TH * NGR * 4)\n",
+    "#define I2_VS (I2_VC + TH * CSB)\n",
+    "#define I2_STAGE (I2_VS + TH * NGR * 4)\n",
+    "#define STAGE0 (I2_STAGE > BF_STAGE \? I2_STAGE : BF_STAGE)\n",
+    "#else\n",
+    "#define HCAP TB\n",
+    "#define STAGE0 BF_STAGE\n",
+    "#endif\n",
+    "#define STAGE ((STAGE0 + 15) / 16 * 16)\n",
+    "#define SCAP (HCAP > TB \? HCAP : TB)\n",
+    "#define RED_BYTES (NTG * G * D * 4)\n",
+    "#if RED_BYTES > 2 * STAGE\n",
+    "#error \"reduction buffer does not fit\"\n",
+    "#endif\n",
+    "\n",
+    "// tile kinds\n",
+    "#define TK_SINK 0\n",
+    "#define TK_HIST 1\n",
+    "#define TK_WIN 2\n",
+    "\n",
+    "struct oscar_tile {\n",
+    "    int kind, n, tok0; // tok0: first token inside its segment\n",
+    "};\n",
+    "\n",
+    "// dynamic shared memory the host must pass to oscar_decode (read with cuModuleGetGlobal)\n",
+    "#if OSCAR_INT2\n",
+    "#define SMEM_FLOATS (G * D + G * SCAP + 3 * G + 2 * G * NGR)\n",
+    "#else\n",
+    "#define SMEM_FLOATS (G * D + G * SCAP + 3 * G)\n",
+    "#endif\n",
+    "extern \"C\" __device__ int oscar_decode_smem_bytes = 2 * STAGE + SMEM_FLOATS * 4;\n",
+    "\n",
+    "extern \"C\" __global__ void __launch_bounds__(NT) oscar_decode(const oscar_attn_params p) {\n",
+    "    extern __shared__ __align__(16) oscar_u8 smem[];\n",
+    "    float *qs = (float *)(smem + 2 * STAGE);  // [G][D]\n",
+    "    float *sc = qs + G * D;                   // [G][SCAP] scores, then probabilities\n",
+    "    float *mrun = sc + G * SCAP;              // [G]\n",
+    "    float *lrun = mrun + G;                   // [G]\n",
+    "    float *corr = lrun + G;                   // [G]\n",
+    "#if OSCAR_INT2\n",
+    "    float *qsum = corr + G;                   // [G][NGR] sum of q over each group\n",
+    "    float *macc = qsum + G * NGR;             // [G][NGR] sum of p * min (V)\n",
+    "#endif\n",
+    "    const int tid = threadIdx.x;\n",
+    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;\n",
+    "    const int Hq = p.Hkv * G;\n",
+    "    const int slot = ((const int *)p.seqinfo)[2 * b], n = ((const int *)p.seqinfo)[2 * b + 1];\n",
+    "    const int ns = n < p.S0 \? n : p.S0;\n",
+    "    const int H = n >= p.S0 + p.W \? p.P * ((n - p.S0 - p.W) / p.P) : 0;\n",
+    "    const int nw = n - ns - H;\n",
+    "    const int ts = (ns + TB - 1) / TB, th = H / TH, tw = (nw + TB - 1) / TB;\n",
+    "    const int T = ts + th + tw;\n",
+    "    const int per = (T + p.n_splits - 1) / p.n_splits;\n",
+    "    const int t0 = split * per, t1 = (t0 + per < T) \? t0 + per : T;\n",
+    "\n",
+    "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + j;\n",
+    "    const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);\n",
+    "    const oscar_u8 *sinkV = sinkK + (size_t)p.S0 * (D * 2);\n",
+    "    const oscar_u8 *winK = (const oscar_u8 *)p.win + slab * 2 * p.ring * (D * 2);\n",
+    "    const oscar_u8 *winV = winK + (size_t)p.ring * (D * 2);\n",
+    "    const int *bt = (const int *)p.bt + (size_t)slot * p.max_blocks;\n",
+    "\n",
+    "    // queries of the group, running softmax state\n",
+    "    const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;\n",
+    "    for (int i = tid; i < G * D; i += NT) qs[i] = qg[i];\n",
+    "    if (tid < G) {\n",
+    "        mrun[tid] = OSCAR_NEG_INF;\n",
+    "        lrun[tid] = 0.0f;\n",
+    "    }\n",
+    "    __syncthreads();\n",
+    "#if OSCAR_INT2\n",
+    "    for (int i = tid; i < G * NGR; i += NT) {\n",
+    "        const float *qq = qs + (i / NGR) * D + (i % NGR) * GS;\n",
+    "        float s = 0.0f;\n",
+    "        for (int c = 0; c < GS; c++) s += qq[c];\n",
+    "        qsum[i] = s;\n",
+    "        macc[i] = 0.0f;\n",
+    "    }\n",
+    "#endif\n",
+    "\n",
+    "    // value accumulator ownership: channels qd*D/4 + 4*w + e (qd, e in 0..3)\n",
+    "    const int vw = tid % WPR, vr = tid / WPR, vhs = vr % HS, vtg = vr / HS;\n",
+    "    const bool vact = vtg < NTG;\n",
+    "    float acc[HPT][16];\n",
+    "#pragma unroll\n",
+    "    for (int s = 0; s < HPT; s++)\n",
+    "#pragma unroll\n",
+    "        for (int i = 0; i < 16; i++) acc[s][i] = 0.0f;\n",
+    "\n",
+    "    // ---- tile addressing and staging ----\n",
+    "    auto tile_of = [&](int t) {\n",
+    "        oscar_tile tl;\n",
+    "        if (t < ts) {\n",
+    "            tl.kind = TK_SINK;\n",
+    "            tl.tok0 = t * TB;\n",
+    "            tl.n = ns - tl.tok0 < TB \? ns - tl.tok0 : TB;\n",
+    "        } else if (t < ts + th) {\n",
+    "            tl.kind = TK_HIST;\n",
+    "            tl.tok0 = (t - ts) * TH;\n",
+    "            tl.n = TH;\n",
+    "        } else {\n",
+    "            tl.kind = TK_WIN;\n",
+    "            tl.tok0 = (t - ts - th) * TB;\n",
+    "            tl.n = nw - tl.tok0 < TB \? nw - tl.tok0 : TB;\n",
+    "        }\n",
+    "        return tl;\n",
+    "    };\n",
+    "    auto load_tile = [&](oscar_u8 *st, const oscar_tile &tl) {\n",
+    "        if (tl.kind == TK_HIST) {\n",
+    "            const int pi = tl.tok0 / p.P, r0 = tl.tok0 % p.P;\n",
+    "            const int page = bt[pi];\n",
+    "            const oscar_u8 *base = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + j) * (size_t)p.head_page_bytes;\n",
+    "#if OSCAR_INT2\n",
+    "            const size_t vofs = (size_t)p.P * (D / 4 + NGR * 4);\n",
+    "            const int CPR = D / 64; // 16-byte chunks per code row\n",
+    "            for (int c = tid; c < 2 * TH * CPR; c += NT) {\n",
+    "                const int kv = c / (TH * CPR), cc = c % (TH * CPR), r = cc / CPR, ch = cc % CPR;\n",
+    "                oscar_cp_async16(st + (kv \? I2_VC : I2_KC) + r * CSB + ch * 16, base + kv * vofs + (size_t)(r0 + r) * (D / 4) + ch * 16);\n",
+    "            }\n",
+    "            const int SCH = TH * NGR / 4; // 16-byte chunks of scale/min per tile\n",
+    "            for (int c = tid; c < 2 * SCH; c += NT) {\n",
+    "                const int kv = c / SCH, i = c % SCH;\n",
+    "                oscar_cp_async16(st + (kv \? I2_VS : I2_KS) + i * 16, base + kv * vofs + (size_t)p.P * (D / 4) + (size_t)r0 * NGR * 4 + i * 16);\n",
+    "            }\n",
+    "#else\n",
+    "            const int CPR = D / 8;\n",
+    "            for (int c = tid; c < 2 * TH * CPR; c += NT) {\n",
+    "                const int kv = c / (TH * CPR), cc = c % (TH * CPR), r = cc / CPR, ch = cc % CPR;\n",
+    "                oscar_cp_async16(st + kv * TB * RSB + r * RSB + ch * 16, base + ((size_t)kv * p.P + r0 + r) * (D * 2) + ch * 16);\n",
+    "            }\n",
+    "#endif\n",
+    "        } else {\n",
+    "            const int CPR = D / 8;\n",
+    "            for (int c = tid; c < 2 * tl.n * CPR; c += NT) {\n",
+    "                const int kv = c / (tl.n * CPR), cc = c % (tl.n * CPR), r = cc / CPR, ch = cc % CPR;\n",
+    "                const oscar_u8 *src;\n",
+    "                if (tl.kind == TK_SINK) src = (kv \? sinkV : sinkK) + (size_t)(tl.tok0 + r) * (D * 2);\n",
+    "                else src = (kv \? winV : winK) + (size_t)((H + tl.tok0 + r) % p.ring) * (D * 2);\n",
+    "                oscar_cp_async16(st + kv * TB * RSB + r * RSB + ch * 16, src + ch * 16);\n",
+    "            }\n",
+    "        }\n",
+    "    };\n",
+    "\n",
+    "    if (t0 < t1) {\n",
+    "        load_tile(smem, tile_of(t0));\n",
+    "        oscar_cp_commit();\n",
+    "    }\n",
+    "    for (int t = t0; t < t1; t++) {\n",
+    "        const int cur = (t - t0) & 1;\n",
+    "        if (t + 1 < t1) {\n",
+    "            load_tile(smem + (cur ^ 1) * STAGE, tile_of(t + 1));\n",
+    "            oscar_cp_commit();\n",
+    "            oscar_cp_wait1();\n",
+    "        } else {\n",
+    "            oscar_cp_wait0();\n",
+    "        }\n",
+    "        __syncthreads();\n",
+    "        const oscar_u8 *st = smem + cur * STAGE;\n",
+    "        const oscar_tile tl = tile_of(t);\n",
+    "        const int nv = tl.n;\n",
+    "#if OSCAR_INT2\n",
+    "        const bool i2 = tl.kind == TK_HIST;\n",
+    "#else\n",
+    "        const bool i2 = false;\n",
+    "#endif\n",
+    "\n",
+    "        // ---- scores: thread (token, head set) ----\n",
+    "#if OSCAR_INT2\n",
+    "        if (i2) {\n",
+    "            const int NHG = NT / HCAP, SH = (G + NHG - 1) / NHG;\n",
+    "            const int tt = tid % HCAP, hg = tid / HCAP;\n",
+    "            if (tt < nv && hg < G) {\n",
+    "                float dot[(G + (NT / HCAP) - 1) / (NT / HCAP)];\n",
+    "#pragma unroll\n",
+    "                for (int s = 0; s < SH; s++) dot[s] = 0.0f;\n",
+    "                const oscar_u8 *kc = st + I2_KC + tt * CSB;\n",
+    "                const oscar_u32 *ks = (const oscar_u32 *)(st + I2_KS) + tt * NGR;\n",
+    "#pragma unroll\n",
+    "                for (int ch = 0; ch < D / 64; ch++) {\n",
+    "                    const uint4 w = *(const uint4 *)(kc + ch * 16);\n",
+    "                    const oscar_u32 wv[4] = {w.x, w.y, w.z, w.w};\n",
+    "#pragma unroll\n",
+    "                    for (int qd = 0; qd < 4; qd++) {\n",
+    "                        const int c0 = qd * (D / 4) + ch * 16;\n",
+    "                        const float scl = oscar_f16_to_f32((oscar_u16)(ks[c0 / GS] & 0xffffu));\n",
+    "                        float part[(G + (NT / HCAP) - 1) / (NT / HCAP)];\n",
+    "#pragma unroll\n",
+    "                        for (int s = 0; s < SH; s++) part[s] = 0.0f;\n",
+    "#pragma unroll\n",
+    "                        for (int e = 0; e < 4; e++) {\n",
+    "                            const oscar_u32 m = (wv[e] >> (2 * qd)) & 0x03030303u;\n",
+    "                            const float f0 = oscar_byte_f(m, 0), f1 = oscar_byte_f(m, 1), f2 = oscar_byte_f(m, 2), f3 = oscar_byte_f(m, 3);\n",
+    "#pragma unroll\n",
+    "                            for (int s = 0; s < SH; s++) {\n",
+    "                                const int h = hg + s * NHG;\n",
+    "                                if (h < G) {\n",
+    "                                    const float4 q4 = *(const float4 *)(qs + h * D + c0 + 4 * e);\n",
+    "                                    part[s] += f0 * q4.x + f1 * q4.y + f2 * q4.z + f3 * q4.w;\n",
+    "                                }\n",
+    "                            }\n",
+    "                        }\n",
+    "#pragma unroll\n",
+    "                        for (int s = 0; s < SH; s++) dot[s] += scl * part[s];\n",
+    "                    }\n",
+    "                }\n",
+    "#pragma unroll\n",
+    "                for (int s = 0; s < SH; s++) {\n",
+    "                    const int h = hg + s * NHG;\n",
+    "                    if (h < G) {\n",
+    "                        float d0 = dot[s];\n",
+    "#pragma unroll\n",
+    "                        for (int k = 0; k < NGR; k++) d0 += oscar_f16_to_f32((oscar_u16)(ks[k] >> 16)) * qsum[h * NGR + k];\n",
+    "                        sc[h * SCAP + tt] = d0 * p.scale_log2;\n",
+    "                    }\n",
+    "                }\n",
+    "            }\n",
+    "        } else\n",
+    "#endif\n",
+    "        {\n",
+    "            const int NHG = NT / TB, SH = (G + NHG - 1) / NHG;\n",
+    "            const int tt = tid % TB, hg = tid / TB;\n",
+    "            if (tt < nv && hg < G) {\n",
+    "                float dot[(G + (NT / TB) - 1) / (NT / TB)];\n",
+    "#pragma unroll\n",
+    "                for (int s = 0; s < SH; s++) dot[s] = 0.0f;\n",
+    "                const oscar_u8 *kr = st + tt * RSB;\n",
+    "#pragma unroll 4\n",
+    "                for (int ch = 0; ch < D / 8; ch++) {\n",
+    "                    const uint4 w = *(const uint4 *)(kr + ch * 16);\n",
+    "                    const float k0 = __uint_as_float(w.x << 16), k1 = __uint_as_float(w.x & 0xffff0000u);\n",
+    "                    const float k2 = __uint_as_float(w.y << 16), k3 = __uint_as_float(w.y & 0xffff0000u);\n",
+    "                    const float k4 = __uint_as_float(w.z << 16), k5 = __uint_as_float(w.z & 0xffff0000u);\n",
+    "                    const float k6 = __uint_as_float(w.w << 16), k7 = __uint_as_float(w.w & 0xffff0000u);\n",
+    "#pragma unroll\n",
+    "                    for (int s = 0; s < SH; s++) {\n",
+    "                        const int h = hg + s * NHG;\n",
+    "                        if (h < G) {\n",
+    "                            const float4 qa = *(const float4 *)(qs + h * D + ch * 8);\n",
+    "                            const float4 qb = *(const float4 *)(qs + h * D + ch * 8 + 4);\n",
+    "                            dot[s] += k0 * qa.x + k1 * qa.y + k2 * qa.z + k3 * qa.w + k4 * qb.x + k5 * qb.y + k6 * qb.z + k7 * qb.w;\n",
+    "                        }\n",
+    "                    }\n",
+    "                }\n",
+    "#pragma unroll\n",
+    "                for (int s = 0; s < SH; s++) {\n",
+    "                    const int h = hg + s * NHG;\n",
+    "                    if (h < G) sc[h * SCAP + tt] = dot[s] * p.scale_log2;\n",
+    "                }\n",
+    "            }\n",
+    "        }\n",
+    "        __syncthreads();\n",
+    "\n",
+    "        // ---- online softmax: one warp per head ----\n",
+    "        {\n",
+    "            const int warp = tid >> 5, lane = tid & 31;\n",
+    "            for (int h = warp; h < G; h += NT / 32) {\n",
+    "                float m = OSCAR_NEG_INF;\n",
+    "                for (int tt = lane; tt < nv; tt += 32) m = fmaxf(m, sc[h * SCAP + tt]);\n",
+    "#pragma unroll\n",
+    "                for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));\n",
+    "                const float mold = mrun[h];\n",
+    "                const float mnew = fmaxf(mold, m);\n",
+    "                float l = 0.0f;\n",
+    "                for (int tt = lane; tt < nv; tt += 32) {\n",
+    "                    const float e = exp2f(sc[h * SCAP + tt] - mnew);\n",
+    "                    sc[h * SCAP + tt] = e;\n",
+    "                    l += e;\n",
+    "                }\n",
+    "#pragma unroll\n",
+    "                for (int o = 16; o > 0; o >>= 1) l += __shfl_xor_sync(0xffffffffu, l, o);\n",
+    "                __syncwarp();\n",
+    "                if (lane == 0) {\n",
+    "                    const float cr = exp2f(mold - mnew);\n",
+    "                    corr[h] = cr;\n",
+    "                    lrun[h] = lrun[h] * cr + l;\n",
+    "                    mrun[h] = mnew;\n",
+    "                }\n",
+    "            }\n",
+    "        }\n",
+    "        __syncthreads();\n",
+    "\n",
+    "#if OSCAR_INT2\n",
+    "        // sum over tokens of p * min for every (head, group)\n",
+    "        for (int i = tid; i < G * NGR; i += NT) {\n",
+    "            const int h = i / NGR, k = i % NGR;\n",
+    "            float s = 0.0f;\n",
+    "            if (i2) {\n",
+    "                const oscar_u32 *vs = (const oscar_u32 *)(st + I2_VS);\n",
+    "                for (int tt = 0; tt < nv; tt++) s += sc[h * SCAP + tt] * oscar_f16_to_f32((oscar_u16)(vs[tt * NGR + k] >> 16));\n",
+    "            }\n",
+    "            macc[i] = macc[i] * corr[h] + s;\n",
+    "        }\n",
+    "#endif\n",
+    "\n",
+    "        // ---- values: thread (4-channel column in each quarter, head set, token group) ----\n",
+    "        if (vact) {\n",
+    "#pragma unroll\n",
+    "            for (int s = 0; s < HPT; s++) {\n",
+    "                const float cr = corr[vhs * HPT + s];\n",
+    "#pragma unroll\n",
+    "                for (int i = 0; i < 16; i++) acc[s][i] *= cr;\n",
+    "            }\n",
+    "#if OSCAR_INT2\n",
+    "            if (i2) {\n",
+    "                for (int tt = vtg; tt < nv; tt += NTG) {\n",
+    "                    const oscar_u32 word = *(const oscar_u32 *)(st + I2_VC + tt * CSB + 4 * vw);\n",
+    "                    const oscar_u32 *vs = (const oscar_u32 *)(st + I2_VS) + tt * NGR;\n",
+    "                    float vsc[4];\n",
+    "#pragma unroll\n",
+    "                    for (int qd = 0; qd < 4; qd++) vsc[qd] = oscar_f16_to_f32((oscar_u16)(vs[(qd * (D / 4) + 4 * vw) / GS] & 0xffffu));\n",
+    "                    float cf[16];\n",
+    "#pragma unroll\n",
+    "                    for (int qd = 0; qd < 4; qd++) {\n",
+    "                        const oscar_u32 m = (word >> (2 * qd)) & 0x03030303u;\n",
+    "#pragma unroll\n",
+    "                        for (int e = 0; e < 4; e++) cf[qd * 4 + e] = oscar_byte_f(m, e);\n",
+    "                    }\n",
+    "#pragma unroll\n",
+    "                    for (int s = 0; s < HPT; s++) {\n",
+    "                        const float pf = sc[(vhs * HPT + s) * SCAP + tt];\n",
+    "#pragma unroll\n",
+    "                        for (int qd = 0; qd < 4; qd++) {\n",
+    "                            const float wq = pf * vsc[qd];\n",
+    "#pragma unroll\n",
+    "                            for (int e = 0; e < 4; e++) acc[s][qd * 4 + e] += wq * cf[qd * 4 + e];\n",
+    "                        }\n",
+    "                    }\n",
+    "                }\n",
+    "            } else\n",
+    "#endif\n",
+    "            {\n",
+    "                const oscar_u8 *vb = st + TB * RSB;\n",
+    "                for (int tt = vtg; tt < nv; tt += NTG) {\n",
+    "                    float vf[16];\n",
+    "#pragma unroll\n",
+    "                    for (int qd = 0; qd < 4; qd++) {\n",
+    "                        const uint2 w = *(const uint2 *)(vb + tt * RSB + (qd * (D / 4) + 4 * vw) * 2);\n",
+    "                        vf[qd * 4 + 0] = __uint_as_float(w.x << 16);\n",
+    "                        vf[qd * 4 + 1] = __uint_as_float(w.x & 0xffff0000u);\n",
+    "                        vf[qd * 4 + 2] = __uint_as_float(w.y << 16);\n",
+    "                        vf[qd * 4 + 3] = __uint_as_float(w.y & 0xffff0000u);\n",
+    "                    }\n",
+    "#pragma unroll\n",
+    "                    for (int s = 0; s < HPT; s++) {\n",
+    "                        const float pf = sc[(vhs * HPT + s) * SCAP + tt];\n",
+    "#pragma unroll\n",
+    "                        for (int i = 0; i < 16; i++) acc[s][i] += pf * vf[i];\n",
+    "                    }\n",
+    "                }\n",
+    "            }\n",
+    "        }\n",
+    "        __syncthreads();\n",
+    "    }\n",
+    "\n",
+    "    // ---- reduce the token groups, write this split's partial result ----\n",
+    "    float *red = (float *)smem; // [NTG][G][D]\n",
+    "    if (vact) {\n",
+    "#pragma unroll\n",
+    "        for (int s = 0; s < HPT; s++) {\n",
+    "            float *r = red + ((size_t)vtg * G + vhs * HPT + s) * D;\n",
+    "#pragma unroll\n",
+    "            for (int qd = 0; qd < 4; qd++)\n",
+    "                *(float4 *)(r + qd * (D / 4) + 4 * vw) = make_float4(acc[s][qd * 4], acc[s][qd * 4 + 1], acc[s][qd * 4 + 2], acc[s][qd * 4 + 3]);\n",
+    "        }\n",
+    "    }\n",
+    "    __syncthreads();\n",
+    "    for (int i = tid; i < G * D; i += NT) {\n",
+    "        float s = 0.0f;\n",
+    "#pragma unroll 4\n",
+    "        for (int g2 = 0; g2 < NTG; g2++) s += red[(size_t)g2 * G * D + i];\n",
+    "#if OSCAR_INT2\n",
+    "        s += macc[(i / D) * NGR + (i % D) / GS];\n",
+    "#endif\n",
+    "        const int h = j * G + i / D;\n",
+    "        ((float *)p.part_o)[(((size_t)b * Hq + h) * p.n_splits + split) * D + (i % D)] = s;\n",
+    "    }\n",
+    "    if (tid < G) {\n",
+    "        float *ml = (float *)p.part_ml + (((size_t)b * Hq + j * G + tid) * p.n_splits + split) * 2;\n",
+    "        ml[0] = mrun[tid];\n",
+    "        ml[1] = lrun[tid];\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq, B), D threads.\n",
+    "extern \"C\" __global__ void __launch_bounds__(D) oscar_rotate_q(const oscar_rot_params p) {\n",
+    "    __shared__ float xs[D];\n",
+    "    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x;\n",
+    "    const size_t row = ((size_t)b * p.Hq + h) * D;\n",
+    "    xs[c] = ((const float *)p.x)[row + c];\n",
+    "    __syncthreads();\n",
+    "    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D;\n",
+    "    float acc = 0.0f;\n",
+    "#pragma unroll 8\n",
+    "    for (int i = 0; i < D; i++) acc += xs[i] * R[(size_t)i * D + c];\n",
+    "    ((float *)p.y)[row + c] = acc;\n",
+    "}\n",
+    "\n",
+    "// merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq, B), D threads.\n",
+    "extern \"C\" __global__ void __launch_bounds__(D) oscar_merge(const oscar_rot_params p) {\n",
+    "    __shared__ float os[D];\n",
+    "    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x;\n",
+    "    const size_t hb = (size_t)b * p.Hq + h;\n",
+    "    const float *ml = (const float *)p.part_ml + hb * p.n_splits * 2;\n",
+    "    const float *po = (const float *)p.part_o + hb * p.n_splits * D;\n",
+    "    float M = OSCAR_NEG_INF;\n",
+    "    for (int s = 0; s < p.n_splits; s++)\n",
+    "        if (ml[2 * s + 1] > 0.0f) M = fmaxf(M, ml[2 * s]);\n",
+    "    float L = 0.0f, o = 0.0f;\n",
+    "    for (int s = 0; s < p.n_splits; s++) {\n",
+    "        const float l = ml[2 * s + 1];\n",
+    "        if (l > 0.0f) {\n",
+    "            const float w = exp2f(ml[2 * s] - M);\n",
+    "            L += w * l;\n",
+    "            o += w * po[(size_t)s * D + c];\n",
+    "        }\n",
+    "    }\n",
+    "    o = L > 0.0f \? o / L : 0.0f;\n",
+    "    if (p.rot) {\n",
+    "        os[c] = o;\n",
+    "        __syncthreads();\n",
+    "        const float *RT = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D;\n",
+    "        float acc = 0.0f;\n",
+    "#pragma unroll 8\n",
+    "        for (int i = 0; i < D; i++) acc += os[i] * RT[(size_t)i * D + c];\n",
+    "        o = acc;\n",
+    "    }\n",
+    "    ((float *)p.y)[hb * D + c] = o;\n",
+    "}\n",
+    0};
+/* <<embedded-kernels */
+
+typedef struct oscar__src_file {
+    const char *name;
+    const char *const *lines;
+} oscar__src_file;
+
+static const oscar__src_file oscar__src_files[] = {
+    {"oscar_common.cuh", oscar__src_oscar_common_cuh},
+    {"oscar_append.cu", oscar__src_oscar_append_cu},
+    {"oscar_decode.cu", oscar__src_oscar_decode_cu},
+};
+
+OSCAR_API char *oscar_cuda_source(const char *file) {
+    int i, k;
+    size_t n = 1;
+    char *s;
+    for (i = 0; i < (int)(sizeof oscar__src_files / sizeof oscar__src_files[0]); i++) {
+        const char *const *l = oscar__src_files[i].lines;
+        if (strcmp(oscar__src_files[i].name, file) != 0) continue;
+        for (k = 0; l[k]; k++) n += strlen(l[k]);
+        s = (char *)OSCAR_CUDA_MALLOC(n);
+        if (!s) return NULL;
+        n = 0;
+        for (k = 0; l[k]; k++) {
+            size_t m = strlen(l[k]);
+            memcpy(s + n, l[k], m);
+            n += m;
+        }
+        s[n] = 0;
+        return s;
+    }
+    return NULL;
+}
+
+static uint64_t oscar__fnv(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = (const unsigned char *)data;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+static uint64_t oscar__fnv_str(uint64_t h, const char *s) { return oscar__fnv(h, s, strlen(s) + 1); }
+
+static int oscar__set_log(oscar_cuda *cu, const char *text, size_t n) {
+    char *l = (char *)OSCAR_CUDA_MALLOC(n + 1);
+    if (!l) return OSCAR_ERR_NOMEM;
+    memcpy(l, text, n);
+    l[n] = 0;
+    OSCAR_CUDA_FREE(cu->log);
+    cu->log = l;
+    return OSCAR_OK;
+}
+
+OSCAR_API const char *oscar_cuda_log(const oscar_cuda *cu) { return cu && cu->log ? cu->log : ""; }
+
+static const char oscar__cache_magic[8] = {'O', 'S', 'C', 'A', 'R', 'K', 'C', '1'};
+
+static void *oscar__cache_read(oscar_cuda *cu, uint64_t key, size_t *size) {
+    char path[700];
+    FILE *f;
+    unsigned char head[24];
+    uint64_t k, n;
+    void *img = NULL;
+    if (!cu->cache_dir[0]) return NULL;
+    snprintf(path, sizeof path, "%s/oscar-%016llx.bin", cu->cache_dir, (unsigned long long)key);
+    f = fopen(path, "rb");
+    if (!f) return NULL;
+    if (fread(head, 1, 24, f) == 24 && memcmp(head, oscar__cache_magic, 8) == 0) {
+        memcpy(&k, head + 8, 8);
+        memcpy(&n, head + 16, 8);
+        if (k == key && n > 0 && n < ((uint64_t)1 << 30)) {
+            img = OSCAR_CUDA_MALLOC((size_t)n + 1);
+            if (img && fread(img, 1, (size_t)n, f) != (size_t)n) {
+                OSCAR_CUDA_FREE(img);
+                img = NULL;
+            }
+            if (img) {
+                ((char *)img)[n] = 0;
+                *size = (size_t)n;
+            }
+        }
+    }
+    fclose(f);
+    return img;
+}
+
+static void oscar__cache_write(oscar_cuda *cu, uint64_t key, const void *img, size_t size) {
+    char path[700], tmp[760];
+    FILE *f;
+    unsigned char head[24];
+    uint64_t n = size;
+    int ok;
+    if (!cu->cache_dir[0]) return;
+    snprintf(path, sizeof path, "%s/oscar-%016llx.bin", cu->cache_dir, (unsigned long long)key);
+    snprintf(tmp, sizeof tmp, "%s.%p.tmp", path, (void *)cu);
+    f = fopen(tmp, "wb");
+    if (!f) return;
+    memcpy(head, oscar__cache_magic, 8);
+    memcpy(head + 8, &key, 8);
+    memcpy(head + 16, &n, 8);
+    ok = fwrite(head, 1, 24, f) == 24 && fwrite(img, 1, size, f) == size;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
+
+/* compile src; *image gets a malloc'd CUBIN or NUL-terminated PTX. The log lands in cu->log. */
+static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *src, const char *const *opts, int n_opts, int arch, int ptx, void **image, size_t *size) {
+    oscar_nvrtc_program prog = NULL;
+    oscar_nvrtc_result r;
+    const char *hdr_names[1] = {"oscar_common.cuh"};
+    const char *hdrs[1];
+    char *common, archopt[32];
+    const char **all;
+    size_t n = 0, logn = 0;
+    int i, rc = OSCAR_OK;
+    *image = NULL;
+    *size = 0;
+    if (!cu->lib_nvrtc) {
+        snprintf(cu->msg, sizeof cu->msg, "NVRTC is not loaded");
+        return OSCAR_ERR_NO_NVRTC;
+    }
+    common = oscar_cuda_source("oscar_common.cuh");
+    all = (const char **)OSCAR_CUDA_MALLOC(sizeof(char *) * (size_t)(n_opts + 4));
+    if (!common || !all) {
+        OSCAR_CUDA_FREE(common);
+        OSCAR_CUDA_FREE((void *)all);
+        return OSCAR_ERR_NOMEM;
+    }
+    hdrs[0] = common;
+    snprintf(archopt, sizeof archopt, "-arch=%s_%d", ptx ? "compute" : "sm", arch);
+    all[0] = archopt;
+    all[1] = "-std=c++17";
+    all[2] = cu->verbose ? "-lineinfo" : "-DOSCAR_QUIET=1";
+    for (i = 0; i < n_opts; i++) all[3 + i] = opts[i];
+    r = cu->rtc.nvrtcCreateProgram(&prog, src, name, 1, hdrs, hdr_names);
+    if (r) {
+        snprintf(cu->msg, sizeof cu->msg, "nvrtcCreateProgram(%s): %s", name, cu->rtc.nvrtcGetErrorString(r));
+        rc = OSCAR_ERR_COMPILE;
+        goto done;
+    }
+    r = cu->rtc.nvrtcCompileProgram(prog, n_opts + 3, all);
+    if (cu->rtc.nvrtcGetProgramLogSize(prog, &logn) == 0 && logn > 0) {
+        char *l = (char *)OSCAR_CUDA_MALLOC(logn + 1);
+        if (l && cu->rtc.nvrtcGetProgramLog(prog, l) == 0) {
+            l[logn] = 0;
+            oscar__set_log(cu, l, strlen(l));
+        }
+        OSCAR_CUDA_FREE(l);
+    } else {
+        oscar__set_log(cu, "", 0);
+    }
+    if (r) {
+        char first[300];
+        size_t k = 0;
+        while (cu->log[k] && cu->log[k] != '\n' && k + 1 < sizeof first) {
+            first[k] = cu->log[k];
+            k++;
+        }
+        first[k] = 0;
+        snprintf(cu->msg, sizeof cu->msg, "NVRTC failed to compile %s for %s: %s: %s (full log: oscar_cuda_log)", name, archopt + 6, cu->rtc.nvrtcGetErrorString(r), first);
+        rc = OSCAR_ERR_COMPILE;
+        goto done;
+    }
+    r = ptx ? cu->rtc.nvrtcGetPTXSize(prog, &n) : cu->rtc.nvrtcGetCUBINSize(prog, &n);
+    if (!r && n > 0) {
+        *image = OSCAR_CUDA_MALLOC(n + 1);
+        if (!*image) {
+            rc = OSCAR_ERR_NOMEM;
+            goto done;
+        }
+        r = ptx ? cu->rtc.nvrtcGetPTX(prog, (char *)*image) : cu->rtc.nvrtcGetCUBIN(prog, (char *)*image);
+        ((char *)*image)[n] = 0;
+    }
+    if (r || n == 0) {
+        snprintf(cu->msg, sizeof cu->msg, "NVRTC produced no %s for %s (%s)", ptx ? "PTX" : "CUBIN", name, r ? cu->rtc.nvrtcGetErrorString(r) : "empty");
+        OSCAR_CUDA_FREE(*image);
+        *image = NULL;
+        rc = OSCAR_ERR_COMPILE;
+        goto done;
+    }
+    *size = n;
+done:
+    if (prog) cu->rtc.nvrtcDestroyProgram(&prog);
+    OSCAR_CUDA_FREE(common);
+    OSCAR_CUDA_FREE((void *)all);
+    return rc;
+}
+
+static const char *oscar__prog_file(int program) {
+    return program == OSCAR_CUDA_PROG_APPEND ? "oscar_append.cu" : program == OSCAR_CUDA_PROG_DECODE ? "oscar_decode.cu" : NULL;
+}
+
+static int oscar__gcd(int a, int b) {
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* the -D options of a specialisation; returns how many (into opts, storage in buf) */
+static int oscar__variant_options(int program, const oscar_cuda_variant *v, char buf[8][48], const char *opts[10]) {
+    int n = 0, d = v->head_dim, gs = v->group_size ? v->group_size : (d < 128 ? d : 128);
+    snprintf(buf[n], 48, "-DOSCAR_D=%d", d), n++;
+    snprintf(buf[n], 48, "-DOSCAR_GS=%d", v->int2 ? gs : d), n++;
+    snprintf(buf[n], 48, "-DOSCAR_INT2=%d", v->int2 ? 1 : 0), n++;
+    if (program == OSCAR_CUDA_PROG_DECODE) {
+        int tb = 4096 / d < 64 ? 4096 / d : 64, P = v->page_size ? v->page_size : 64;
+        snprintf(buf[n], 48, "-DOSCAR_G=%d", v->gqa > 0 ? v->gqa : 1), n++;
+        snprintf(buf[n], 48, "-DOSCAR_TB=%d", tb), n++;
+        snprintf(buf[n], 48, "-DOSCAR_TH=%d", oscar__gcd(P, v->int2 ? 64 : tb)), n++;
+    }
+    for (int i = 0; i < n; i++) opts[i] = buf[i];
+    if (program == OSCAR_CUDA_PROG_APPEND) opts[n++] = "--fmad=false";
+    return n;
+}
+
+static int oscar__check_variant(oscar_cuda *cu, int program, const oscar_cuda_variant *v) {
+    int d = v->head_dim, gs = v->group_size ? v->group_size : (d < 128 ? d : 128);
+    if (!oscar__prog_file(program)) {
+        snprintf(cu->msg, sizeof cu->msg, "unknown kernel program %d", program);
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    if (d != 64 && d != 128 && d != 256) {
+        snprintf(cu->msg, sizeof cu->msg, "GPU kernels support head_dim 64, 128, 256 (got %d)", d);
+        return OSCAR_ERR_DIM;
+    }
+    if (v->int2 && (gs < 16 || gs > d || (gs & (gs - 1)) != 0)) {
+        snprintf(cu->msg, sizeof cu->msg, "GPU kernels need a power-of-two group size in [16, d] (got %d)", gs);
+        return OSCAR_ERR_DIM;
+    }
+    if (program == OSCAR_CUDA_PROG_DECODE && (v->gqa < 1 || v->gqa > 32)) {
+        snprintf(cu->msg, sizeof cu->msg, "GPU kernels support 1..32 query heads per KV head (got %d)", v->gqa);
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    if (v->page_size < 0 || (v->page_size % 4) != 0) {
+        snprintf(cu->msg, sizeof cu->msg, "GPU kernels need a page size that is a multiple of 4 (got %d)", v->page_size);
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    return OSCAR_OK;
+}
+
+static int oscar__compile_to_image(oscar_cuda *cu, const char *file, const char *const *opts, int n_opts, int arch, int ptx, void **image, size_t *size, uint64_t *key_out) {
+    char *src = oscar_cuda_source(file);
+    uint64_t key = 14695981039346656037ull;
+    char ver[96];
+    int i, rc;
+    if (!src) {
+        snprintf(cu->msg, sizeof cu->msg, "no embedded source %s", file);
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    {
+        char *common = oscar_cuda_source("oscar_common.cuh");
+        if (common) key = oscar__fnv_str(key, common);
+        OSCAR_CUDA_FREE(common);
+    }
+    key = oscar__fnv_str(key, file);
+    key = oscar__fnv_str(key, src);
+    for (i = 0; i < n_opts; i++) key = oscar__fnv_str(key, opts[i]);
+    snprintf(ver, sizeof ver, "nvrtc %d.%d driver %d arch %d ptx %d verbose %d", cu->nvrtc_major, cu->nvrtc_minor, cu->driver_version, arch, ptx, cu->verbose);
+    key = oscar__fnv_str(key, ver);
+    if (key_out) *key_out = key;
+    *image = oscar__cache_read(cu, key, size);
+    if (*image) {
+        OSCAR_CUDA_FREE(src);
+        return OSCAR_OK;
+    }
+    rc = oscar__nvrtc_compile(cu, file, src, opts, n_opts, arch, ptx, image, size);
+    OSCAR_CUDA_FREE(src);
+    if (rc == OSCAR_OK) oscar__cache_write(cu, key, *image, *size);
+    return rc;
+}
+
+OSCAR_API int oscar_cuda_compile_variant(oscar_cuda *cu, int program, const oscar_cuda_variant *v, int arch, int ptx, size_t *image_bytes) {
+    char buf[8][48];
+    const char *opts[10];
+    void *img = NULL;
+    size_t n = 0;
+    int no, rc;
+    if (!cu || !v) return OSCAR_ERR_NULL;
+    if ((rc = oscar__check_variant(cu, program, v)) != OSCAR_OK) return rc;
+    no = oscar__variant_options(program, v, buf, opts);
+    rc = oscar__compile_to_image(cu, oscar__prog_file(program), opts, no, arch ? arch : cu->arch, ptx, &img, &n, NULL);
+    OSCAR_CUDA_FREE(img);
+    if (image_bytes) *image_bytes = n;
+    return rc;
+}
+
+OSCAR_API int oscar_cuda_compile_source(oscar_cuda *cu, const char *name, const char *source, const char *const *options, int n_options, int arch, int ptx, size_t *image_bytes) {
+    void *img = NULL;
+    size_t n = 0;
+    int rc;
+    if (!cu || !name || !source) return OSCAR_ERR_NULL;
+    rc = oscar__nvrtc_compile(cu, name, source, options, n_options, arch ? arch : cu->arch, ptx, &img, &n);
+    OSCAR_CUDA_FREE(img);
+    if (image_bytes) *image_bytes = n;
+    return rc;
+}
+
+/* a loaded module for one specialisation (context must be current) */
+static int oscar__get_module(oscar_cuda *cu, int program, const oscar_cuda_variant *v, oscar_cu_module *out) {
+    char buf[8][48], key[512];
+    const char *opts[10];
+    const char *file = oscar__prog_file(program);
+    void *img = NULL;
+    size_t n = 0, kn;
+    int no, i, rc, ptx = cu->ptx;
+    oscar_cu_module mod = NULL;
+    oscar_cu_result r;
+    if ((rc = oscar__check_variant(cu, program, v)) != OSCAR_OK) return rc;
+    no = oscar__variant_options(program, v, buf, opts);
+    snprintf(key, sizeof key, "%s", file);
+    for (i = 0; i < no; i++) {
+        kn = strlen(key);
+        snprintf(key + kn, sizeof key - kn, " %s", opts[i]);
+    }
+    for (i = 0; i < cu->n_mods; i++)
+        if (strcmp(cu->mods[i].key, key) == 0) {
+            *out = cu->mods[i].mod;
+            return OSCAR_OK;
+        }
+    for (;;) {
+        rc = oscar__compile_to_image(cu, file, opts, no, cu->arch, ptx, &img, &n, NULL);
+        if (rc) return rc;
+        r = cu->drv.cuModuleLoadData(&mod, img);
+        OSCAR_CUDA_FREE(img);
+        img = NULL;
+        if (!r) break;
+        if (!ptx) { /* a CUBIN the driver refuses: let the driver compile PTX instead */
+            ptx = 1;
+            continue;
+        }
+        return oscar__cu_fail(cu, r, "cuModuleLoadData");
+    }
+    if (cu->n_mods == cu->cap_mods) {
+        int cap = cu->cap_mods ? 2 * cu->cap_mods : 16;
+        oscar_cuda_module *m = (oscar_cuda_module *)OSCAR_CUDA_MALLOC(sizeof *m * (size_t)cap);
+        if (!m) {
+            cu->drv.cuModuleUnload(mod);
+            return OSCAR_ERR_NOMEM;
+        }
+        if (cu->n_mods) memcpy(m, cu->mods, sizeof *m * (size_t)cu->n_mods);
+        OSCAR_CUDA_FREE(cu->mods);
+        cu->mods = m;
+        cu->cap_mods = cap;
+    }
+    kn = strlen(key) + 1;
+    cu->mods[cu->n_mods].key = (char *)OSCAR_CUDA_MALLOC(kn);
+    if (!cu->mods[cu->n_mods].key) {
+        cu->drv.cuModuleUnload(mod);
+        return OSCAR_ERR_NOMEM;
+    }
+    memcpy(cu->mods[cu->n_mods].key, key, kn);
+    cu->mods[cu->n_mods].mod = mod;
+    cu->n_mods++;
+    *out = mod;
+    return OSCAR_OK;
+}
+
+/* >>cuda-kv ---- the device cache ---- */
+
+/* host copies of the kernel parameter blocks (kernels/oscar_common.cuh) */
+typedef struct oscar__append_params {
+    uint64_t k, v, jobs, pool, sink, win, krot, vrot, err;
+    int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes;
+    float k_clip, v_clip;
+} oscar__append_params;
+
+typedef struct oscar__attn_params {
+    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt;
+    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
+    float scale_log2;
+} oscar__attn_params;
+
+typedef struct oscar__rot_params {
+    uint64_t x, y, rot, part_o, part_ml;
+    int32_t layer, Hq, gqa, rot_heads, n_splits;
+} oscar__rot_params;
+
+static int oscar__kv_fail(oscar_cuda_kv *kv, int rc) {
+    snprintf(kv->msg, sizeof kv->msg, "%s", kv->cu->msg);
+    return rc;
+}
+
+static int oscar__kv_hist(const oscar_cuda_kv *kv, int n) {
+    return n >= kv->S0 + kv->W ? kv->P * ((n - kv->S0 - kv->W) / kv->P) : 0;
+}
+
+OSCAR_API void oscar_cuda_kv_free(oscar_cuda_kv *kv) {
+    int i;
+    if (!kv) return;
+    if (kv->cu && kv->cu->have_device && oscar_cuda_push(kv->cu) == OSCAR_OK) {
+        oscar_cuda *cu = kv->cu;
+        cu->drv.cuCtxSynchronize();
+        if (kv->pool) cu->drv.cuMemFree(kv->pool);
+        if (kv->sink) cu->drv.cuMemFree(kv->sink);
+        if (kv->win) cu->drv.cuMemFree(kv->win);
+        if (kv->bt) cu->drv.cuMemFree(kv->bt);
+        if (kv->err) cu->drv.cuMemFree(kv->err);
+        if (kv->krot) cu->drv.cuMemFree(kv->krot);
+        if (kv->vrot) cu->drv.cuMemFree(kv->vrot);
+        if (kv->vrot_t) cu->drv.cuMemFree(kv->vrot_t);
+        if (kv->jobs) cu->drv.cuMemFree(kv->jobs);
+        if (kv->work) cu->drv.cuMemFree(kv->work);
+        oscar_cuda_pop(cu);
+    }
+    if (kv->seqs)
+        for (i = 0; i < kv->max_seqs; i++) {
+            OSCAR_CUDA_FREE(kv->seqs[i].n_tok);
+            OSCAR_CUDA_FREE(kv->seqs[i].pages);
+        }
+    OSCAR_CUDA_FREE(kv->seqs);
+    OSCAR_CUDA_FREE(kv->refcount);
+    OSCAR_CUDA_FREE(kv->free_list);
+    OSCAR_CUDA_FREE(kv->h_jobs);
+    memset(kv, 0, sizeof *kv);
+}
+
+static int oscar__kv_alloc(oscar_cuda_kv *kv, oscar_cu_ptr *p, size_t bytes) {
+    oscar_cu_result r = kv->cu->drv.cuMemAlloc(p, bytes ? bytes : 16);
+    if (r) {
+        char what[64];
+        int rc = oscar__cu_fail(kv->cu, r, "cuMemAlloc_v2");
+        snprintf(what, sizeof what, " (%.1f MiB)", (double)bytes / 1048576.0);
+        snprintf(kv->msg, sizeof kv->msg, "%.900s%s", kv->cu->msg, what);
+        *p = 0;
+        return rc;
+    }
+    return OSCAR_OK;
+}
+
+static int oscar__kv_upload_rot(oscar_cuda_kv *kv, oscar_cu_ptr *dst, const float *src, int transpose) {
+    size_t n = (size_t)kv->L * kv->rot_heads * kv->d * kv->d, m, a, b, d = (size_t)kv->d;
+    float *t = NULL;
+    oscar_cu_result r;
+    int rc = oscar__kv_alloc(kv, dst, n * sizeof(float));
+    if (rc) return rc;
+    if (transpose) {
+        t = (float *)OSCAR_CUDA_MALLOC(n * sizeof(float));
+        if (!t) return OSCAR_ERR_NOMEM;
+        for (m = 0; m < n / (d * d); m++)
+            for (a = 0; a < d; a++)
+                for (b = 0; b < d; b++) t[m * d * d + b * d + a] = src[m * d * d + a * d + b];
+        src = t;
+    }
+    r = kv->cu->drv.cuMemcpyHtoD(*dst, src, n * sizeof(float));
+    OSCAR_CUDA_FREE(t);
+    return r ? oscar__kv_fail(kv, oscar__cu_fail(kv->cu, r, "cuMemcpyHtoD_v2")) : OSCAR_OK;
+}
+
+static int oscar__kv_init_device(oscar_cuda_kv *kv) {
+    oscar_cuda *cu = kv->cu;
+    oscar_cuda_variant v;
+    int rc;
+    size_t seq_bf16 = (size_t)kv->L * kv->Hkv * 2 * (size_t)kv->d * 2;
+    if ((rc = oscar__kv_alloc(kv, &kv->pool, (size_t)kv->L * kv->max_pages * kv->Hkv * kv->head_page_bytes))) return rc;
+    if ((rc = oscar__kv_alloc(kv, &kv->sink, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->S0))) return rc;
+    if ((rc = oscar__kv_alloc(kv, &kv->win, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->ring))) return rc;
+    if ((rc = oscar__kv_alloc(kv, &kv->bt, (size_t)kv->max_seqs * kv->max_pages * sizeof(int)))) return rc;
+    if ((rc = oscar__kv_alloc(kv, &kv->err, 16))) return rc;
+    if (cu->drv.cuMemsetD32Async(kv->bt, 0, (size_t)kv->max_seqs * kv->max_pages, (oscar_cu_stream)0) ||
+        cu->drv.cuMemsetD32Async(kv->err, 0, 4, (oscar_cu_stream)0) || cu->drv.cuCtxSynchronize()) {
+        snprintf(kv->msg, sizeof kv->msg, "clearing device memory failed");
+        return OSCAR_ERR_CUDA;
+    }
+    if (kv->int2 && kv->cfg.rot) {
+        const oscar_rotations *ro = kv->cfg.rot;
+        if ((rc = oscar__kv_upload_rot(kv, &kv->krot, ro->k_rot, 0))) return rc;
+        if ((rc = oscar__kv_upload_rot(kv, &kv->vrot, ro->v_rot, 0))) return rc;
+        if ((rc = oscar__kv_upload_rot(kv, &kv->vrot_t, ro->v_rot, 1))) return rc;
+    }
+    memset(&v, 0, sizeof v);
+    v.head_dim = kv->d;
+    v.group_size = kv->g;
+    v.gqa = 1;
+    v.int2 = kv->int2;
+    v.page_size = kv->P;
+    rc = oscar__get_module(cu, OSCAR_CUDA_PROG_APPEND, &v, &kv->mod_append);
+    if (rc) return oscar__kv_fail(kv, rc);
+    return OSCAR_OK;
+}
+
+OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_kv_config *cfg) {
+    oscar_kv_config c;
+    int i, rc, d;
+    if (!kv) return OSCAR_ERR_NULL;
+    memset(kv, 0, sizeof *kv);
+    if (!cu || !cfg) {
+        snprintf(kv->msg, sizeof kv->msg, "oscar_cuda_kv_init: null context or config");
+        return OSCAR_ERR_NULL;
+    }
+    if (!cu->have_device) {
+        snprintf(kv->msg, sizeof kv->msg, "oscar_cuda_kv_init: the context has no device");
+        return OSCAR_ERR_NO_DEVICE;
+    }
+    kv->cu = cu;
+    c = *cfg;
+    d = c.head_dim;
+    if (c.n_layers <= 0 || c.n_kv_heads <= 0 || d <= 0) {
+        snprintf(kv->msg, sizeof kv->msg, "n_layers, n_kv_heads and head_dim are required");
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    if (c.mode != OSCAR_KV_BF16 && c.mode != OSCAR_KV_INT2) {
+        snprintf(kv->msg, sizeof kv->msg, "unknown cache mode %d", c.mode);
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    if (c.group_size == 0) c.group_size = d < 128 ? d : 128;
+    if (c.group_size <= 0 || (c.group_size & (c.group_size - 1)) != 0 || c.group_size > d || d % c.group_size) {
+        snprintf(kv->msg, sizeof kv->msg, "group size %d is not a power of two dividing head_dim %d", c.group_size, d);
+        return OSCAR_ERR_DIM;
+    }
+    if (c.sink == 0) c.sink = 64;
+    else if (c.sink == OSCAR_NONE) c.sink = 0;
+    if (c.window == 0) c.window = 256;
+    else if (c.window == OSCAR_NONE) c.window = 0;
+    if (c.page_size == 0) c.page_size = 64;
+    if (c.max_pages == 0) c.max_pages = 1024;
+    if (c.max_seqs == 0) c.max_seqs = 16;
+    if (c.k_clip == 0.0f) c.k_clip = 0.96f;
+    if (c.v_clip == 0.0f) c.v_clip = 0.92f;
+    if (!(c.k_clip <= 1.0f) || !(c.v_clip <= 1.0f)) {
+        snprintf(kv->msg, sizeof kv->msg, "clip ratios must be <= 1 (or negative to disable)");
+        return OSCAR_ERR_RANGE;
+    }
+    if (c.sink < 0 || c.window < 0 || c.page_size <= 0 || c.max_pages <= 0 || c.max_seqs <= 0 || c.window % c.page_size != 0) {
+        snprintf(kv->msg, sizeof kv->msg, "bad sink/window/page/pool settings (the page size must divide the window)");
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    kv->cfg = c;
+    kv->d = d;
+    kv->g = c.group_size;
+    kv->S0 = c.sink;
+    kv->W = c.window;
+    kv->P = c.page_size;
+    kv->L = c.n_layers;
+    kv->Hkv = c.n_kv_heads;
+    kv->ring = kv->W + kv->P;
+    kv->int2 = c.mode == OSCAR_KV_INT2;
+    kv->max_pages = c.max_pages;
+    kv->max_seqs = c.max_seqs;
+    kv->k_clip = c.k_clip > 0.0f ? c.k_clip : -1.0f;
+    kv->v_clip = c.v_clip > 0.0f ? c.v_clip : -1.0f;
+    kv->absorb_v = c.absorb_v ? 1 : 0;
+    {
+        oscar_cuda_variant v;
+        memset(&v, 0, sizeof v);
+        v.head_dim = d;
+        v.group_size = kv->g;
+        v.gqa = 1;
+        v.int2 = kv->int2;
+        v.page_size = kv->P;
+        if ((rc = oscar__check_variant(cu, OSCAR_CUDA_PROG_APPEND, &v)) != OSCAR_OK) return oscar__kv_fail(kv, rc);
+    }
+    if (kv->int2) kv->head_page_bytes = (size_t)2 * kv->P * ((size_t)d / 4 + (size_t)(d / kv->g) * 4);
+    else kv->head_page_bytes = (size_t)2 * kv->P * (size_t)d * 2;
+    kv->page_bytes = kv->head_page_bytes * (size_t)kv->Hkv * (size_t)kv->L;
+    if (kv->int2 && c.rot) {
+        const oscar_rotations *ro = c.rot;
+        if (ro->head_dim != d || ro->n_layers != kv->L || (ro->per_head && ro->n_kv_heads != kv->Hkv) || !ro->k_rot || !ro->v_rot) {
+            snprintf(kv->msg, sizeof kv->msg, "rotations do not fit the cache (layers %d/%d, head_dim %d/%d, kv heads %d/%d)", ro->n_layers, kv->L, ro->head_dim, d, ro->n_kv_heads, kv->Hkv);
+            return OSCAR_ERR_SHAPE;
+        }
+        kv->rot_heads = ro->per_head ? kv->Hkv : 1;
+    }
+    kv->refcount = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * (size_t)kv->max_pages);
+    kv->free_list = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * (size_t)kv->max_pages);
+    kv->seqs = (oscar_cuda_seq *)OSCAR_CUDA_MALLOC(sizeof(oscar_cuda_seq) * (size_t)kv->max_seqs);
+    if (!kv->refcount || !kv->free_list || !kv->seqs) {
+        oscar_cuda_kv_free(kv);
+        return OSCAR_ERR_NOMEM;
+    }
+    memset(kv->seqs, 0, sizeof(oscar_cuda_seq) * (size_t)kv->max_seqs);
+    for (i = 0; i < kv->max_seqs; i++) {
+        kv->seqs[i].n_tok = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * (size_t)kv->L);
+        kv->seqs[i].pages = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * (size_t)kv->max_pages);
+        if (!kv->seqs[i].n_tok || !kv->seqs[i].pages) {
+            oscar_cuda_kv_free(kv);
+            return OSCAR_ERR_NOMEM;
+        }
+    }
+    for (i = 0; i < kv->max_pages; i++) {
+        kv->refcount[i] = 0;
+        kv->free_list[i] = kv->max_pages - 1 - i; /* pops 0, 1, 2, ... */
+    }
+    kv->n_free = kv->max_pages;
+    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) {
+        oscar__kv_fail(kv, rc);
+        {
+            char m[OSCAR_CUDA_MSG_SIZE];
+            memcpy(m, kv->msg, sizeof m);
+            oscar_cuda_kv_free(kv);
+            memcpy(kv->msg, m, sizeof m);
+        }
+        return rc;
+    }
+    rc = oscar__kv_init_device(kv);
+    oscar_cuda_pop(cu);
+    if (rc) {
+        char m[OSCAR_CUDA_MSG_SIZE];
+        memcpy(m, kv->msg, sizeof m);
+        oscar_cuda_kv_free(kv);
+        memcpy(kv->msg, m, sizeof m);
+    }
+    return rc;
+}
+
+static int oscar__kv_check_seq(const oscar_cuda_kv *kv, int seq) {
+    return kv && seq >= 0 && seq < kv->max_seqs && kv->seqs[seq].used;
+}
+
+OSCAR_API int oscar_cuda_kv_seq_create(oscar_cuda_kv *kv, int *seq) {
+    int i;
+    if (!kv || !seq) return OSCAR_ERR_NULL;
+    for (i = 0; i < kv->max_seqs; i++)
+        if (!kv->seqs[i].used) {
+            kv->seqs[i].used = 1;
+            kv->seqs[i].n_pages = 0;
+            memset(kv->seqs[i].n_tok, 0, sizeof(int) * (size_t)kv->L);
+            *seq = i;
+            return OSCAR_OK;
+        }
+    snprintf(kv->msg, sizeof kv->msg, "all %d sequence slots are in use", kv->max_seqs);
+    return OSCAR_ERR_SEQ_LIMIT;
+}
+
+OSCAR_API int oscar_cuda_kv_seq_release(oscar_cuda_kv *kv, int seq) {
+    oscar_cuda_seq *s;
+    int i;
+    if (!oscar__kv_check_seq(kv, seq)) {
+        if (kv) snprintf(kv->msg, sizeof kv->msg, "no sequence %d", seq);
+        return OSCAR_ERR_NO_SEQ;
+    }
+    s = &kv->seqs[seq];
+    for (i = 0; i < s->n_pages; i++)
+        if (--kv->refcount[s->pages[i]] == 0) kv->free_list[kv->n_free++] = s->pages[i];
+    s->used = 0;
+    s->n_pages = 0;
+    return OSCAR_OK;
+}
+
+OSCAR_API int oscar_cuda_kv_seq_length(const oscar_cuda_kv *kv, int seq, int layer) {
+    if (!oscar__kv_check_seq(kv, seq)) return OSCAR_ERR_NO_SEQ;
+    if (layer < 0 || layer >= kv->L) return OSCAR_ERR_RANGE;
+    return kv->seqs[seq].n_tok[layer];
+}
+
+OSCAR_API int oscar_cuda_kv_seq_fork(oscar_cuda_kv *kv, int src, int *dst) {
+    oscar_cuda *cu;
+    oscar_cuda_seq *s, *t;
+    int i, rc, nd;
+    size_t sb, wb;
+    oscar_cu_result r;
+    if (!kv || !dst) return OSCAR_ERR_NULL;
+    if (!oscar__kv_check_seq(kv, src)) {
+        snprintf(kv->msg, sizeof kv->msg, "no sequence %d", src);
+        return OSCAR_ERR_NO_SEQ;
+    }
+    s = &kv->seqs[src];
+    for (i = 1; i < kv->L; i++)
+        if (s->n_tok[i] != s->n_tok[0]) {
+            snprintf(kv->msg, sizeof kv->msg, "fork: the layers of sequence %d hold different numbers of tokens", src);
+            return OSCAR_ERR_STATE;
+        }
+    if ((rc = oscar_cuda_kv_seq_create(kv, &nd)) != OSCAR_OK) return rc;
+    s = &kv->seqs[src];
+    t = &kv->seqs[nd];
+    memcpy(t->n_tok, s->n_tok, sizeof(int) * (size_t)kv->L);
+    memcpy(t->pages, s->pages, sizeof(int) * (size_t)s->n_pages);
+    t->n_pages = s->n_pages;
+    cu = kv->cu;
+    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) {
+        t->used = 0;
+        return oscar__kv_fail(kv, rc);
+    }
+    sb = (size_t)kv->L * kv->Hkv * 2 * (size_t)kv->S0 * kv->d * 2;
+    wb = (size_t)kv->L * kv->Hkv * 2 * (size_t)kv->ring * kv->d * 2;
+    r = 0;
+    if (sb) r = cu->drv.cuMemcpyDtoDAsync(kv->sink + (size_t)nd * sb, kv->sink + (size_t)src * sb, sb, kv->stream);
+    if (!r && wb) r = cu->drv.cuMemcpyDtoDAsync(kv->win + (size_t)nd * wb, kv->win + (size_t)src * wb, wb, kv->stream);
+    if (!r && t->n_pages) r = cu->drv.cuMemcpyHtoDAsync(kv->bt + (size_t)nd * kv->max_pages * sizeof(int), t->pages, sizeof(int) * (size_t)t->n_pages, kv->stream);
+    oscar_cuda_pop(cu);
+    if (r) {
+        t->used = 0;
+        return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "fork copy"));
+    }
+    for (i = 0; i < t->n_pages; i++) kv->refcount[t->pages[i]]++;
+    *dst = nd;
+    return OSCAR_OK;
+}
+
+/* grow a device scratch buffer (synchronises the stream before freeing the old one) */
+static int oscar__kv_scratch(oscar_cuda_kv *kv, oscar_cu_ptr *buf, size_t *cap, size_t need) {
+    oscar_cuda *cu = kv->cu;
+    size_t n = *cap ? *cap : 4096;
+    if (need <= *cap) return OSCAR_OK;
+    while (n < need) n *= 2;
+    if (*buf) {
+        cu->drv.cuStreamSynchronize(kv->stream);
+        cu->drv.cuMemFree(*buf);
+        *buf = 0;
+        *cap = 0;
+    }
+    {
+        int rc = oscar__kv_alloc(kv, buf, n);
+        if (rc) return rc;
+    }
+    *cap = n;
+    return OSCAR_OK;
+}
+
+static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_module mod, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params) {
+    oscar_cuda *cu = kv->cu;
+    oscar_cu_function fn;
+    void *args[1];
+    oscar_cu_result r = cu->drv.cuModuleGetFunction(&fn, mod, fn_name);
+    if (r) return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction"));
+    if (smem > 48 * 1024) {
+        r = cu->drv.cuFuncSetAttribute(fn, OSCAR__CU_FUNC_MAX_DYN_SMEM, (int)smem);
+        if (r) return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuFuncSetAttribute"));
+    }
+    args[0] = params;
+    r = cu->drv.cuLaunchKernel(fn, gx, gy, gz, block, 1, 1, smem, kv->stream, args, NULL);
+    if (r) {
+        int rc = oscar__cu_fail(cu, r, "cuLaunchKernel");
+        snprintf(kv->msg, sizeof kv->msg, "%s: %.900s", fn_name, cu->msg);
+        return rc;
+    }
+    return OSCAR_OK;
+}
+
+/* the append of counts[i] tokens to seqs[i] (rows src0[i].. of k, v) for one layer */
+static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, const int *seqs, const int *counts, const int *src0, oscar_cu_ptr k, oscar_cu_ptr v) {
+    oscar_cuda *cu = kv->cu;
+    int i, pos, need_pages = 0, n_flush = 0, n_write = 0, rc;
+    size_t n_jobs = 0;
+    int *jb;
+    oscar__append_params p;
+    for (i = 0; i < n_items; i++) {
+        oscar_cuda_seq *s;
+        int hn, k2;
+        if (!oscar__kv_check_seq(kv, seqs[i])) {
+            snprintf(kv->msg, sizeof kv->msg, "no sequence %d", seqs[i]);
+            return OSCAR_ERR_NO_SEQ;
+        }
+        for (k2 = 0; k2 < i; k2++)
+            if (seqs[k2] == seqs[i]) {
+                snprintf(kv->msg, sizeof kv->msg, "sequence %d appears twice in one batch", seqs[i]);
+                return OSCAR_ERR_INVALID_ARG;
+            }
+        if (counts[i] < 0) return OSCAR_ERR_INVALID_ARG;
+        s = &kv->seqs[seqs[i]];
+        if ((long long)s->n_tok[layer] + counts[i] > 0x3fffffff) {
+            snprintf(kv->msg, sizeof kv->msg, "sequence too long");
+            return OSCAR_ERR_RANGE;
+        }
+        hn = oscar__kv_hist(kv, s->n_tok[layer] + counts[i]) / kv->P;
+        if (hn > s->n_pages) need_pages += hn - s->n_pages;
+        if (hn > kv->max_pages) {
+            snprintf(kv->msg, sizeof kv->msg, "sequence %d would need %d pages; the pool has %d", seqs[i], hn, kv->max_pages);
+            return OSCAR_ERR_POOL_FULL;
+        }
+        n_jobs += (size_t)counts[i]; /* writes, then flushes */
+        n_jobs += (size_t)(oscar__kv_hist(kv, s->n_tok[layer] + counts[i]) - oscar__kv_hist(kv, s->n_tok[layer]));
+    }
+    if (need_pages > kv->n_free) {
+        snprintf(kv->msg, sizeof kv->msg, "page pool exhausted: %d pages needed, %d free", need_pages, kv->n_free);
+        return OSCAR_ERR_POOL_FULL;
+    }
+    if (n_jobs * 4 > kv->h_jobs_cap) {
+        size_t cap = n_jobs * 4 + 1024;
+        int *h = (int *)OSCAR_CUDA_MALLOC(cap * sizeof(int));
+        if (!h) return OSCAR_ERR_NOMEM;
+        OSCAR_CUDA_FREE(kv->h_jobs);
+        kv->h_jobs = h;
+        kv->h_jobs_cap = cap;
+    }
+    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) return oscar__kv_fail(kv, rc);
+    /* pages first (nothing can fail after this point but the driver) */
+    for (i = 0; i < n_items; i++) {
+        oscar_cuda_seq *s = &kv->seqs[seqs[i]];
+        int hn = oscar__kv_hist(kv, s->n_tok[layer] + counts[i]) / kv->P, first = s->n_pages;
+        while (s->n_pages < hn) {
+            int pg = kv->free_list[--kv->n_free];
+            kv->refcount[pg] = 1;
+            s->pages[s->n_pages++] = pg;
+        }
+        if (s->n_pages > first) {
+            oscar_cu_result r = cu->drv.cuMemcpyHtoDAsync(kv->bt + ((size_t)seqs[i] * kv->max_pages + first) * sizeof(int), s->pages + first, sizeof(int) * (size_t)(s->n_pages - first), kv->stream);
+            if (r) {
+                oscar_cuda_pop(cu);
+                return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuMemcpyHtoDAsync_v2"));
+            }
+        }
+    }
+    /* flush jobs, then write jobs */
+    jb = kv->h_jobs;
+    for (i = 0; i < n_items; i++) {
+        oscar_cuda_seq *s = &kv->seqs[seqs[i]];
+        int n_old = s->n_tok[layer], n_new = n_old + counts[i];
+        int h_old = oscar__kv_hist(kv, n_old), h_new = oscar__kv_hist(kv, n_new);
+        for (pos = kv->S0 + h_old; pos < kv->S0 + h_new; pos++) {
+            jb[4 * n_flush + 0] = pos >= n_old ? src0[i] + pos - n_old : -1;
+            jb[4 * n_flush + 1] = seqs[i];
+            jb[4 * n_flush + 2] = pos;
+            jb[4 * n_flush + 3] = s->pages[(pos - kv->S0) / kv->P];
+            n_flush++;
+        }
+    }
+    for (i = 0; i < n_items; i++) {
+        oscar_cuda_seq *s = &kv->seqs[seqs[i]];
+        int n_old = s->n_tok[layer], n_new = n_old + counts[i];
+        int h_new = oscar__kv_hist(kv, n_new);
+        for (pos = n_old; pos < n_new; pos++) {
+            if (pos >= kv->S0 && pos < kv->S0 + h_new) continue; /* quantised straight from the input */
+            jb[4 * (n_flush + n_write) + 0] = src0[i] + pos - n_old;
+            jb[4 * (n_flush + n_write) + 1] = seqs[i];
+            jb[4 * (n_flush + n_write) + 2] = pos;
+            jb[4 * (n_flush + n_write) + 3] = -1;
+            n_write++;
+        }
+    }
+    rc = OSCAR_OK;
+    if (n_flush + n_write > 0) {
+        size_t bytes = (size_t)(n_flush + n_write) * 4 * sizeof(int);
+        oscar_cu_result r;
+        rc = oscar__kv_scratch(kv, &kv->jobs, &kv->jobs_cap, bytes);
+        if (!rc) {
+            r = cu->drv.cuMemcpyHtoDAsync(kv->jobs, kv->h_jobs, bytes, kv->stream);
+            if (r) rc = oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuMemcpyHtoDAsync_v2"));
+        }
+        memset(&p, 0, sizeof p);
+        p.k = k;
+        p.v = v;
+        p.pool = kv->pool;
+        p.sink = kv->sink;
+        p.win = kv->win;
+        p.krot = kv->krot;
+        p.vrot = kv->vrot;
+        p.err = kv->err;
+        p.layer = layer;
+        p.L = kv->L;
+        p.Hkv = kv->Hkv;
+        p.S0 = kv->S0;
+        p.ring = kv->ring;
+        p.P = kv->P;
+        p.max_pages = kv->max_pages;
+        p.rot_heads = kv->rot_heads;
+        p.head_page_bytes = (int32_t)kv->head_page_bytes;
+        p.k_clip = kv->k_clip;
+        p.v_clip = kv->v_clip;
+        if (!rc && n_flush) {
+            unsigned blocks = (unsigned)(((size_t)n_flush * kv->Hkv * 2 + 3) / 4);
+            p.jobs = kv->jobs;
+            p.n_jobs = n_flush;
+            rc = oscar__launch(kv, kv->mod_append, "oscar_append", blocks, 1, 1, 128, 0, &p);
+        }
+        if (!rc && n_write) {
+            unsigned blocks = (unsigned)(((size_t)n_write * kv->Hkv * 2 + 3) / 4);
+            p.jobs = kv->jobs + (size_t)n_flush * 4 * sizeof(int);
+            p.n_jobs = n_write;
+            rc = oscar__launch(kv, kv->mod_append, "oscar_append", blocks, 1, 1, 128, 0, &p);
+        }
+    }
+    oscar_cuda_pop(cu);
+    if (rc) return rc;
+    for (i = 0; i < n_items; i++) kv->seqs[seqs[i]].n_tok[layer] += counts[i];
+    return OSCAR_OK;
+}
+
+OSCAR_API int oscar_cuda_kv_append(oscar_cuda_kv *kv, int seq, int layer, oscar_cu_ptr k, oscar_cu_ptr v, int n) {
+    int zero = 0;
+    if (!kv) return OSCAR_ERR_NULL;
+    if (layer < 0 || layer >= kv->L || n < 0) {
+        snprintf(kv->msg, sizeof kv->msg, "append: bad layer %d or count %d", layer, n);
+        return OSCAR_ERR_RANGE;
+    }
+    if (n == 0) return oscar__kv_check_seq(kv, seq) ? OSCAR_OK : OSCAR_ERR_NO_SEQ;
+    if (!k || !v) return OSCAR_ERR_NULL;
+    return oscar__kv_append_many(kv, layer, 1, &seq, &n, &zero, k, v);
+}
+
+OSCAR_API int oscar_cuda_kv_append_batch(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr k, oscar_cu_ptr v) {
+    int *cnt, i, rc;
+    if (!kv || !seqs) return OSCAR_ERR_NULL;
+    if (layer < 0 || layer >= kv->L || n_seqs < 0) {
+        snprintf(kv->msg, sizeof kv->msg, "append_batch: bad layer %d or count %d", layer, n_seqs);
+        return OSCAR_ERR_RANGE;
+    }
+    if (n_seqs == 0) return OSCAR_OK;
+    if (!k || !v) return OSCAR_ERR_NULL;
+    cnt = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * 2 * (size_t)n_seqs);
+    if (!cnt) return OSCAR_ERR_NOMEM;
+    for (i = 0; i < n_seqs; i++) {
+        cnt[i] = 1;
+        cnt[n_seqs + i] = i;
+    }
+    rc = oscar__kv_append_many(kv, layer, n_seqs, seqs, cnt, cnt + n_seqs, k, v);
+    OSCAR_CUDA_FREE(cnt);
+    return rc;
+}
+
+OSCAR_API int oscar_cuda_kv_errors(oscar_cuda_kv *kv) {
+    oscar_cuda *cu;
+    unsigned int bits = 0;
+    oscar_cu_result r;
+    int rc;
+    if (!kv || !kv->cu) return OSCAR_ERR_NULL;
+    cu = kv->cu;
+    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) return oscar__kv_fail(kv, rc);
+    r = cu->drv.cuStreamSynchronize(kv->stream);
+    if (!r) r = cu->drv.cuMemcpyDtoH(&bits, kv->err, 4);
+    if (!r && bits) r = cu->drv.cuMemsetD32Async(kv->err, 0, 1, kv->stream);
+    if (!r && bits) r = cu->drv.cuStreamSynchronize(kv->stream);
+    oscar_cuda_pop(cu);
+    if (r) return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "oscar_cuda_kv_errors"));
+    if (bits & 1u) {
+        snprintf(kv->msg, sizeof kv->msg, "non-finite input rows were stored as zeros");
+        return OSCAR_ERR_NONFINITE;
+    }
+    if (bits & 2u) {
+        snprintf(kv->msg, sizeof kv->msg, "input rows with a norm over 32768 were stored as zeros");
+        return OSCAR_ERR_RANGE;
+    }
+    return OSCAR_OK;
+}
+
+OSCAR_API const int *oscar_cuda_kv_block_table(const oscar_cuda_kv *kv, int seq, int *n_pages) {
+    if (!oscar__kv_check_seq(kv, seq)) {
+        if (n_pages) *n_pages = 0;
+        return NULL;
+    }
+    if (n_pages) *n_pages = kv->seqs[seq].n_pages;
+    return kv->seqs[seq].pages;
+}
+
+OSCAR_API oscar_cu_ptr oscar_cuda_kv_page_ptr(const oscar_cuda_kv *kv, int layer, int page, int kv_head) {
+    if (!kv || layer < 0 || layer >= kv->L || page < 0 || page >= kv->max_pages || kv_head < 0 || kv_head >= kv->Hkv) return 0;
+    return kv->pool + (((size_t)layer * kv->max_pages + (size_t)page) * kv->Hkv + (size_t)kv_head) * kv->head_page_bytes;
+}
+
+OSCAR_API oscar_cu_ptr oscar_cuda_kv_sink_ptr(const oscar_cuda_kv *kv, int seq, int layer, int kv_head) {
+    if (!oscar__kv_check_seq(kv, seq) || layer < 0 || layer >= kv->L || kv_head < 0 || kv_head >= kv->Hkv) return 0;
+    return kv->sink + ((((size_t)seq * kv->L + (size_t)layer) * kv->Hkv + (size_t)kv_head) * 2 * (size_t)kv->S0 * kv->d) * 2;
+}
+
+OSCAR_API oscar_cu_ptr oscar_cuda_kv_window_ptr(const oscar_cuda_kv *kv, int seq, int layer, int kv_head) {
+    if (!oscar__kv_check_seq(kv, seq) || layer < 0 || layer >= kv->L || kv_head < 0 || kv_head >= kv->Hkv) return 0;
+    return kv->win + ((((size_t)seq * kv->L + (size_t)layer) * kv->Hkv + (size_t)kv_head) * 2 * (size_t)kv->ring * kv->d) * 2;
+}
+
+/* >>cuda-attn ---- decode attention ---- */
+
+static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
+    oscar_cuda *cu = kv->cu;
+    oscar_cuda_variant v;
+    oscar_cu_ptr gp;
+    size_t gb = 0;
+    int rc, smem = 0;
+    oscar_cu_result r;
+    if (kv->mod_decode[G]) return OSCAR_OK;
+    memset(&v, 0, sizeof v);
+    v.head_dim = kv->d;
+    v.group_size = kv->g;
+    v.gqa = G;
+    v.int2 = kv->int2;
+    v.page_size = kv->P;
+    rc = oscar__get_module(cu, OSCAR_CUDA_PROG_DECODE, &v, &kv->mod_decode[G]);
+    if (rc) return oscar__kv_fail(kv, rc);
+    r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_smem_bytes");
+    if (!r) r = cu->drv.cuMemcpyDtoH(&smem, gp, sizeof smem);
+    if (r) {
+        kv->mod_decode[G] = NULL;
+        return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "reading oscar_decode_smem_bytes"));
+    }
+    if (smem > cu->smem_optin && cu->smem_optin > 0) {
+        kv->mod_decode[G] = NULL;
+        snprintf(kv->msg, sizeof kv->msg, "decode kernel needs %d bytes of shared memory; the device allows %d", smem, cu->smem_optin);
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    kv->smem_decode[G] = smem;
+    return OSCAR_OK;
+}
+
+OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
+    oscar_cuda *cu;
+    int G, i, rc, max_tiles = 0, splits, tb, th;
+    size_t off_q, off_o, off_ml, off_si, need;
+    int *si;
+    oscar__attn_params ap;
+    oscar__rot_params rp;
+    oscar_cu_result r;
+    oscar_cu_ptr qr;
+    if (!kv || !seqs || !kv->cu) return OSCAR_ERR_NULL;
+    cu = kv->cu;
+    if (layer < 0 || layer >= kv->L || n_seqs <= 0 || n_seqs > 65535) {
+        snprintf(kv->msg, sizeof kv->msg, "attend: bad layer %d or batch %d", layer, n_seqs);
+        return OSCAR_ERR_RANGE;
+    }
+    if (!out || !q) return OSCAR_ERR_NULL;
+    if (n_q_heads <= 0 || n_q_heads % kv->Hkv != 0 || n_q_heads / kv->Hkv > 32) {
+        snprintf(kv->msg, sizeof kv->msg, "attend: %d query heads for %d KV heads (need a multiple, at most 32 per KV head)", n_q_heads, kv->Hkv);
+        return OSCAR_ERR_SHAPE;
+    }
+    G = n_q_heads / kv->Hkv;
+    if (!(scale >= 0.0f) || !(scale < 3.0e38f)) {
+        snprintf(kv->msg, sizeof kv->msg, "attend: scale must be finite and >= 0");
+        return OSCAR_ERR_RANGE;
+    }
+    if (scale == 0.0f) scale = 1.0f / sqrtf((float)kv->d);
+    tb = 4096 / kv->d < 64 ? 4096 / kv->d : 64;
+    th = oscar__gcd(kv->P, kv->int2 ? 64 : tb);
+    si = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * 2 * (size_t)n_seqs);
+    if (!si) return OSCAR_ERR_NOMEM;
+    for (i = 0; i < n_seqs; i++) {
+        int n, ns, h, nw, t;
+        if (!oscar__kv_check_seq(kv, seqs[i])) {
+            OSCAR_CUDA_FREE(si);
+            snprintf(kv->msg, sizeof kv->msg, "attend: no sequence %d", seqs[i]);
+            return OSCAR_ERR_NO_SEQ;
+        }
+        n = kv->seqs[seqs[i]].n_tok[layer];
+        if (n == 0) {
+            OSCAR_CUDA_FREE(si);
+            snprintf(kv->msg, sizeof kv->msg, "attend: sequence %d layer %d holds no tokens", seqs[i], layer);
+            return OSCAR_ERR_STATE;
+        }
+        ns = n < kv->S0 ? n : kv->S0;
+        h = oscar__kv_hist(kv, n);
+        nw = n - ns - h;
+        t = (ns + tb - 1) / tb + h / th + (nw + tb - 1) / tb;
+        if (t > max_tiles) max_tiles = t;
+        si[2 * i] = seqs[i];
+        si[2 * i + 1] = n;
+    }
+    {
+        int target = 4 * (cu->sm_count > 0 ? cu->sm_count : 100);
+        int per = kv->Hkv * n_seqs;
+        splits = (target + per - 1) / per;
+        if (splits > max_tiles) splits = max_tiles;
+        if (splits > 1024) splits = 1024;
+        if (splits < 1) splits = 1;
+    }
+    off_si = 0;
+    off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
+    off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;
+    off_ml = off_o + ((sizeof(float) * (size_t)n_seqs * n_q_heads * splits * kv->d + 255) / 256) * 256;
+    need = off_ml + sizeof(float) * 2 * (size_t)n_seqs * n_q_heads * splits;
+    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) {
+        OSCAR_CUDA_FREE(si);
+        return oscar__kv_fail(kv, rc);
+    }
+    rc = oscar__kv_decode_module(kv, G);
+    if (!rc) rc = oscar__kv_scratch(kv, &kv->work, &kv->work_cap, need);
+    if (!rc) {
+        r = cu->drv.cuMemcpyHtoDAsync(kv->work + off_si, si, sizeof(int) * 2 * (size_t)n_seqs, kv->stream);
+        if (r) rc = oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuMemcpyHtoDAsync_v2"));
+    }
+    OSCAR_CUDA_FREE(si);
+    qr = q;
+    memset(&rp, 0, sizeof rp);
+    rp.layer = layer;
+    rp.Hq = n_q_heads;
+    rp.gqa = G;
+    rp.rot_heads = kv->rot_heads;
+    rp.n_splits = splits;
+    if (!rc && kv->krot) {
+        rp.x = q;
+        rp.y = kv->work + off_q;
+        rp.rot = kv->krot;
+        qr = rp.y;
+        rc = oscar__launch(kv, kv->mod_decode[G], "oscar_rotate_q", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
+    }
+    if (!rc) {
+        memset(&ap, 0, sizeof ap);
+        ap.q = qr;
+        ap.part_o = kv->work + off_o;
+        ap.part_ml = kv->work + off_ml;
+        ap.seqinfo = kv->work + off_si;
+        ap.pool = kv->pool;
+        ap.sink = kv->sink;
+        ap.win = kv->win;
+        ap.bt = kv->bt;
+        ap.layer = layer;
+        ap.L = kv->L;
+        ap.Hkv = kv->Hkv;
+        ap.S0 = kv->S0;
+        ap.W = kv->W;
+        ap.P = kv->P;
+        ap.ring = kv->ring;
+        ap.max_pages = kv->max_pages;
+        ap.max_blocks = kv->max_pages;
+        ap.n_splits = splits;
+        ap.head_page_bytes = (int32_t)kv->head_page_bytes;
+        ap.scale_log2 = scale * 1.4426950408889634f;
+        rc = oscar__launch(kv, kv->mod_decode[G], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, 128, (unsigned)kv->smem_decode[G], &ap);
+    }
+    if (!rc) {
+        rp.x = 0;
+        rp.y = out;
+        rp.rot = (kv->vrot_t && !kv->absorb_v) ? kv->vrot_t : 0;
+        rp.part_o = kv->work + off_o;
+        rp.part_ml = kv->work + off_ml;
+        rc = oscar__launch(kv, kv->mod_decode[G], "oscar_merge", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
+    }
+    oscar_cuda_pop(cu);
+    return rc;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OSCAR_CUDA_IMPLEMENTATION_DONE */
+#endif /* OSCAR_CUDA_IMPLEMENTATION */
+
+/*
+   HISTORY
+     0.1.0  first version: loader, NVRTC, device cache, write path, decode attention (INT2, BF16)
+
+   LICENSE
+     MIT. Copyright (c) the oscar authors. Permission is hereby granted, free of charge, to any
+     person obtaining a copy of this software and associated documentation files (the
+     "Software"), to deal in the Software without restriction, including without limitation the
+     rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of
+     the Software, and to permit persons to whom the Software is furnished to do so, subject to
+     the following conditions: The above copyright notice and this permission notice shall be
+     included in all copies or substantial portions of the Software. THE SOFTWARE IS PROVIDED
+     "AS IS", WITHOUT WARRANTY OF ANY KIND.
+*/

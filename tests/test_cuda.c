@@ -1,0 +1,806 @@
+/* test_cuda.c - oscar_cuda.h against the CPU reference in oscar.h.
+
+   ./test_cuda [--compile] [--gpu] [--quick] [--seed N]
+     --compile  compile every kernel variant with NVRTC for sm_80 and sm_90 (no GPU needed), check
+                the loader's error codes and the compile-error path
+     --gpu      the device cache and kernels against the CPU cache: codes, fp16 scales and BF16
+                rows bit-identical; attention within |g - c| <= 1e-4 + 2e-3 |c|
+     --quick    a small subset of the GPU checks (for compute-sanitizer)
+   With neither flag both run. Parts that cannot run here print "SKIP: <reason>" and pass.
+*/
+#define _POSIX_C_SOURCE 200809L
+#define OSCAR_IMPLEMENTATION
+#include "../oscar.h"
+#define OSCAR_CUDA_IMPLEMENTATION
+#include "../oscar_cuda.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int g_fail = 0;
+static const char *g_only = NULL; /* --only: run the GPU cases whose name contains this */
+#define CHECK(cond, ...)                                      \
+    do {                                                      \
+        if (!(cond)) {                                        \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);       \
+            printf(__VA_ARGS__);                              \
+            printf("\n");                                     \
+            g_fail++;                                         \
+        }                                                     \
+    } while (0)
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- random numbers ---- */
+static uint64_t g_rng = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd_u64(void) {
+    uint64_t z = (g_rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static double rnd_unif(void) { return (double)(rnd_u64() >> 11) * (1.0 / 9007199254740992.0); }
+static float rnd_normal(void) {
+    double u = rnd_unif(), v = rnd_unif();
+    if (u < 1e-300) u = 1e-300;
+    return (float)(sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v));
+}
+static int rnd_int(int n) { return (int)(rnd_u64() % (uint64_t)n); }
+
+/* ================================ compile-only checks ================================ */
+
+typedef struct compile_job {
+    int program, arch;
+    oscar_cuda_variant v;
+} compile_job;
+
+/* compile jobs k, k + stride, ... in this process; returns the number of failures (NVRTC
+   serialises threads, so the work is spread over processes) */
+static int compile_some(const compile_job *jobs, int n_jobs, int k, int stride) {
+    oscar_cuda cu;
+    oscar_cuda_config cc;
+    int i, failures = 0;
+    memset(&cc, 0, sizeof cc);
+    cc.compile_only = 1;
+    cc.cache_dir = "";
+    if (oscar_cuda_init(&cu, &cc) != OSCAR_OK) {
+        printf("FAIL compile: init: %s\n", cu.msg);
+        oscar_cuda_free(&cu);
+        return 1;
+    }
+    for (i = k; i < n_jobs; i += stride) {
+        size_t n = 0;
+        int rc = oscar_cuda_compile_variant(&cu, jobs[i].program, &jobs[i].v, jobs[i].arch, 0, &n);
+        if (rc != OSCAR_OK || n == 0) {
+            if (!failures)
+                printf("FAIL compile: program %d d=%d g=%d G=%d int2=%d sm_%d: %s\n%.3000s\n", jobs[i].program, jobs[i].v.head_dim, jobs[i].v.group_size, jobs[i].v.gqa,
+                       jobs[i].v.int2, jobs[i].arch, cu.msg, oscar_cuda_log(&cu));
+            failures++;
+        }
+    }
+    fflush(stdout);
+    oscar_cuda_free(&cu);
+    return failures;
+}
+
+static void test_loader_errors(void) {
+    oscar_cuda cu;
+    oscar_cuda_config cc;
+    const char *old_cuda = getenv("OSCAR_LIBCUDA"), *old_rtc = getenv("OSCAR_LIBNVRTC");
+    char save_cuda[512] = "", save_rtc[512] = "";
+    int rc;
+    if (old_cuda) snprintf(save_cuda, sizeof save_cuda, "%s", old_cuda);
+    if (old_rtc) snprintf(save_rtc, sizeof save_rtc, "%s", old_rtc);
+    memset(&cc, 0, sizeof cc);
+    setenv("OSCAR_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    rc = oscar_cuda_init(&cu, &cc);
+    CHECK(rc == OSCAR_ERR_NO_DRIVER, "missing driver gives %d (%s)", rc, cu.msg);
+    CHECK(strstr(cu.msg, "/nonexistent/libcuda.so.1") != NULL, "message names the attempt: %s", cu.msg);
+    oscar_cuda_free(&cu);
+    if (access("/usr/local/cuda/lib64/stubs/libcuda.so", R_OK) == 0) {
+        setenv("OSCAR_LIBCUDA", "/usr/local/cuda/lib64/stubs/libcuda.so", 1);
+        rc = oscar_cuda_init(&cu, &cc);
+        CHECK(rc == OSCAR_ERR_DRIVER_STUB, "stub driver gives %d (%s)", rc, cu.msg);
+        oscar_cuda_free(&cu);
+    } else {
+        printf("SKIP: stub-driver check (no /usr/local/cuda/lib64/stubs/libcuda.so)\n");
+    }
+    if (old_cuda) setenv("OSCAR_LIBCUDA", save_cuda, 1);
+    else unsetenv("OSCAR_LIBCUDA");
+    cc.compile_only = 1;
+    setenv("OSCAR_LIBNVRTC", "/nonexistent/libnvrtc.so", 1);
+    rc = oscar_cuda_init(&cu, &cc);
+    CHECK(rc == OSCAR_ERR_NO_NVRTC, "missing NVRTC gives %d (%s)", rc, cu.msg);
+    oscar_cuda_free(&cu);
+    if (old_rtc) setenv("OSCAR_LIBNVRTC", save_rtc, 1);
+    else unsetenv("OSCAR_LIBNVRTC");
+    oscar_cuda_free(NULL);
+    oscar_cuda_kv_free(NULL);
+    CHECK(strcmp(oscar_result_string(OSCAR_ERR_DRIVER_STUB), oscar_result_string(OSCAR_ERR_NO_DRIVER)) != 0, "distinct result strings");
+}
+
+static int test_compile(void) {
+    oscar_cuda cu;
+    oscar_cuda_config cc;
+    compile_job jobs[256];
+    pid_t pids[8];
+    int n = 0, a, d, gi, G, m, i, nth, failures = 0, rc;
+    static const int archs[2] = {80, 90}, dims[3] = {64, 128, 256}, groups[3] = {32, 64, 128}, gqas[4] = {1, 3, 4, 8};
+    double t0 = now_s();
+    size_t bytes = 0;
+    long np = sysconf(_SC_NPROCESSORS_ONLN);
+
+    test_loader_errors();
+    memset(&cc, 0, sizeof cc);
+    cc.compile_only = 1;
+    cc.cache_dir = "";
+    rc = oscar_cuda_init(&cu, &cc);
+    if (rc != OSCAR_OK) {
+        printf("SKIP: NVRTC compile checks: %s: %s\n", oscar_result_string(rc), cu.msg);
+        oscar_cuda_free(&cu);
+        return 0;
+    }
+    printf("NVRTC %d.%d, %d architectures supported\n", cu.nvrtc_major, cu.nvrtc_minor, cu.n_archs);
+    /* a compile error keeps the log */
+    {
+        const char *bad = "extern \"C\" __global__ void k(float *x) { x[0] = undefined_name; }\n";
+        rc = oscar_cuda_compile_source(&cu, "broken.cu", bad, NULL, 0, 90, 0, &bytes);
+        CHECK(rc == OSCAR_ERR_COMPILE, "broken source gives %d", rc);
+        CHECK(strstr(oscar_cuda_log(&cu), "undefined_name") != NULL, "the log names the error: %s", oscar_cuda_log(&cu));
+        CHECK(strstr(cu.msg, "broken.cu") != NULL, "the message names the program: %s", cu.msg);
+    }
+    /* PTX path */
+    {
+        oscar_cuda_variant v = {128, 128, 4, 1, 64};
+        rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_DECODE, &v, 90, 1, &bytes);
+        CHECK(rc == OSCAR_OK && bytes > 0, "PTX compile: %d %s", rc, cu.msg);
+        v.head_dim = 96;
+        rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_DECODE, &v, 90, 0, &bytes);
+        CHECK(rc == OSCAR_ERR_DIM, "head_dim 96 is refused (%d)", rc);
+    }
+    oscar_cuda_free(&cu);
+
+    for (a = 0; a < 2; a++)
+        for (d = 0; d < 3; d++)
+            for (m = 0; m < 2; m++)
+                for (gi = 0; gi < 3; gi++) {
+                    oscar_cuda_variant v;
+                    if (groups[gi] > dims[d]) continue;
+                    if (!m && gi > 0) continue; /* BF16: the group size does not matter */
+                    memset(&v, 0, sizeof v);
+                    v.head_dim = dims[d];
+                    v.group_size = m ? groups[gi] : 0;
+                    v.int2 = m;
+                    v.page_size = 64;
+                    v.gqa = 1;
+                    jobs[n].program = OSCAR_CUDA_PROG_APPEND;
+                    jobs[n].arch = archs[a];
+                    jobs[n].v = v;
+                    n++;
+                    for (G = 0; G < 4; G++) {
+                        v.gqa = gqas[G];
+                        jobs[n].program = OSCAR_CUDA_PROG_DECODE;
+                        jobs[n].arch = archs[a];
+                        jobs[n].v = v;
+                        n++;
+                    }
+                }
+    /* other page sizes change the history tile */
+    for (a = 0; a < 2; a++)
+        for (m = 0; m < 2; m++) {
+            oscar_cuda_variant v = {128, 64, 4, 1, 16};
+            v.int2 = m;
+            jobs[n].program = OSCAR_CUDA_PROG_DECODE;
+            jobs[n].arch = archs[a];
+            jobs[n].v = v;
+            n++;
+        }
+    nth = np > 0 ? (int)np : 1;
+    if (nth > 8) nth = 8;
+    fflush(stdout);
+    for (i = 0; i < nth; i++) {
+        pids[i] = nth > 1 ? fork() : 0;
+        if (pids[i] == 0) {
+            int f = compile_some(jobs, n, i, nth);
+            if (nth > 1) _exit(f > 100 ? 100 : f);
+            failures += f;
+        } else if (pids[i] < 0) {
+            failures += compile_some(jobs, n, i, nth);
+        }
+    }
+    for (i = 0; i < nth && nth > 1; i++) {
+        int st = 0;
+        if (pids[i] > 0) {
+            waitpid(pids[i], &st, 0);
+            failures += WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+        }
+    }
+    CHECK(failures == 0, "%d of %d kernel variants failed to compile", failures, n);
+    printf("compiled %d kernel variants (append, decode; d 64/128/256, groups 32/64/128, G 1/3/4/8, int2/bf16) for sm_80 and sm_90 in %.1f s in %d processes\n", n, now_s() - t0, nth);
+    return 0;
+}
+
+/* ================================ GPU against CPU ================================ */
+
+typedef struct tcase {
+    const char *name;
+    int d, g, Hkv, G, int2, L;
+    int rot;      /* 0 none, 1 hadamard, 2 random orthogonal (shared), 3 random per head, 4 fitted r_h_pbr */
+    int absorb_v;
+    int sink, window, page; /* 0: defaults (as oscar_kv_config) */
+    int n_seqs;
+    int lens[8];
+    int fork;     /* also fork sequence 0 and grow both */
+} tcase;
+
+static void random_orthogonal(float *R, int d) {
+    double *A = (double *)malloc(sizeof(double) * (size_t)d * d);
+    int i, j, k;
+    for (i = 0; i < d * d; i++) A[i] = rnd_normal();
+    for (i = 0; i < d; i++) { /* Gram-Schmidt on rows, twice for accuracy */
+        int pass;
+        for (pass = 0; pass < 2; pass++)
+            for (k = 0; k < i; k++) {
+                double s = 0;
+                for (j = 0; j < d; j++) s += A[i * d + j] * A[k * d + j];
+                for (j = 0; j < d; j++) A[i * d + j] -= s * A[k * d + j];
+            }
+        {
+            double s = 0;
+            for (j = 0; j < d; j++) s += A[i * d + j] * A[i * d + j];
+            s = 1.0 / sqrt(s);
+            for (j = 0; j < d; j++) A[i * d + j] *= s;
+        }
+    }
+    for (i = 0; i < d * d; i++) R[i] = (float)A[i];
+    free(A);
+}
+
+static int make_rotations(oscar_rotations *r, const tcase *tc) {
+    int per_head = tc->rot == 3, rc, l, h, nh;
+    rc = oscar_rotations_alloc(r, tc->L, tc->d, tc->Hkv, per_head);
+    if (rc) return rc;
+    nh = per_head ? tc->Hkv : 1;
+    if (tc->rot == 1) return oscar_rotations_set_fixed(r, OSCAR_COMP_HADAMARD);
+    for (l = 0; l < tc->L; l++)
+        for (h = 0; h < nh; h++) {
+            float *rk = oscar_rotations_k(r, l, h), *rv = oscar_rotations_v(r, l, h);
+            if (tc->rot == 4) {
+                double *S = (double *)malloc(sizeof(double) * (size_t)tc->d * tc->d), *A = (double *)malloc(sizeof(double) * (size_t)tc->d * tc->d);
+                int i, j, k, d = tc->d;
+                for (i = 0; i < d * d; i++) A[i] = rnd_normal() * (1.0 + 4.0 * (i % d == 3));
+                for (i = 0; i < d; i++)
+                    for (j = 0; j <= i; j++) {
+                        double s = 0;
+                        for (k = 0; k < d; k++) s += A[i * d + k] * A[j * d + k];
+                        S[i * d + j] = S[j * d + i] = s / d;
+                    }
+                rc = oscar_rotation_fit(rk, NULL, S, d, OSCAR_COMP_R_H_PBR);
+                if (!rc) rc = oscar_rotation_fit(rv, NULL, S, d, OSCAR_COMP_R_H_PBR);
+                free(S);
+                free(A);
+                if (rc) return rc;
+            } else {
+                random_orthogonal(rk, tc->d);
+                random_orthogonal(rv, tc->d);
+            }
+        }
+    return OSCAR_OK;
+}
+
+/* keys and values with outlier channels and per-token scale changes: [n][Hkv][d] */
+typedef struct datagen {
+    int d, Hkv, out_ch[4];
+    float out_mul[4];
+} datagen;
+
+static void gen_rows(const datagen *g, float *k, float *v, int n) {
+    int t, h, i, o;
+    for (t = 0; t < n; t++) {
+        float tok_scale = 0.5f + 2.0f * (float)rnd_unif();
+        for (h = 0; h < g->Hkv; h++) {
+            float *kr = k + ((size_t)t * g->Hkv + h) * g->d, *vr = v + ((size_t)t * g->Hkv + h) * g->d;
+            for (i = 0; i < g->d; i++) {
+                kr[i] = tok_scale * rnd_normal();
+                vr[i] = rnd_normal() + 0.3f;
+            }
+            for (o = 0; o < 4; o++) {
+                kr[g->out_ch[o]] = kr[g->out_ch[o]] * g->out_mul[o] + 2.0f * g->out_mul[o];
+                if (o < 2) vr[g->out_ch[3 - o]] *= 0.5f * g->out_mul[o];
+            }
+        }
+    }
+}
+
+typedef struct harness {
+    oscar_cuda *cu;
+    oscar_kv cpu;
+    oscar_cuda_kv gpu;
+    oscar_rotations rot;
+    int have_rot;
+    datagen gen;
+    oscar_cu_ptr dk, dv;
+    size_t dcap;
+    float *hk, *hv;
+    size_t hcap;
+} harness;
+
+static int stage(harness *hs, const float *k, const float *v, size_t n_rows) {
+    size_t bytes = n_rows * (size_t)hs->gen.d * sizeof(float);
+    int rc;
+    if (bytes > hs->dcap) {
+        oscar_cuda_mfree(hs->cu, hs->dk);
+        oscar_cuda_mfree(hs->cu, hs->dv);
+        hs->dk = hs->dv = 0;
+        hs->dcap = 0;
+        if ((rc = oscar_cuda_malloc(hs->cu, &hs->dk, bytes)) || (rc = oscar_cuda_malloc(hs->cu, &hs->dv, bytes))) return rc;
+        hs->dcap = bytes;
+    }
+    if ((rc = oscar_cuda_upload(hs->cu, hs->dk, k, bytes))) return rc;
+    return oscar_cuda_upload(hs->cu, hs->dv, v, bytes);
+}
+
+static void host_rows(harness *hs, size_t n_rows) {
+    if (n_rows * hs->gen.d > hs->hcap) {
+        free(hs->hk);
+        free(hs->hv);
+        hs->hcap = n_rows * hs->gen.d;
+        hs->hk = (float *)malloc(sizeof(float) * hs->hcap);
+        hs->hv = (float *)malloc(sizeof(float) * hs->hcap);
+    }
+}
+
+/* append n tokens of fresh data to sequence (cpu_seq, gpu_seq) for every layer */
+static int append_both(harness *hs, int cpu_seq, int gpu_seq, int n) {
+    int l, rc;
+    size_t rows = (size_t)n * hs->gen.Hkv;
+    host_rows(hs, rows);
+    for (l = 0; l < hs->cpu.L; l++) {
+        gen_rows(&hs->gen, hs->hk, hs->hv, n);
+        rc = oscar_kv_append(&hs->cpu, cpu_seq, l, hs->hk, hs->hv, n);
+        if (rc) {
+            printf("FAIL cpu append: %s\n", hs->cpu.msg);
+            return rc;
+        }
+        if ((rc = stage(hs, hs->hk, hs->hv, rows))) return rc;
+        rc = oscar_cuda_kv_append(&hs->gpu, gpu_seq, l, hs->dk, hs->dv, n);
+        if (rc) {
+            printf("FAIL gpu append: %s\n", hs->gpu.msg);
+            return rc;
+        }
+    }
+    return OSCAR_OK;
+}
+
+/* one token for each listed sequence (same ids on both sides), every layer */
+static int append_batch_both(harness *hs, const int *seqs, int B) {
+    int l, b, rc;
+    size_t per = (size_t)hs->gen.Hkv * hs->gen.d;
+    host_rows(hs, (size_t)B * hs->gen.Hkv);
+    for (l = 0; l < hs->cpu.L; l++) {
+        gen_rows(&hs->gen, hs->hk, hs->hv, B);
+        for (b = 0; b < B; b++) {
+            rc = oscar_kv_append(&hs->cpu, seqs[b], l, hs->hk + b * per, hs->hv + b * per, 1);
+            if (rc) {
+                printf("FAIL cpu append: %s\n", hs->cpu.msg);
+                return rc;
+            }
+        }
+        if ((rc = stage(hs, hs->hk, hs->hv, (size_t)B * hs->gen.Hkv))) return rc;
+        rc = oscar_cuda_kv_append_batch(&hs->gpu, l, seqs, B, hs->dk, hs->dv);
+        if (rc) {
+            printf("FAIL gpu append_batch: %s\n", hs->gpu.msg);
+            return rc;
+        }
+    }
+    return OSCAR_OK;
+}
+
+/* bytes of pages, sink rows and live window rows of a sequence are identical */
+static int compare_cache(harness *hs, int seq, const char *name) {
+    oscar_kv *c = &hs->cpu;
+    oscar_cuda_kv *g = &hs->gpu;
+    int l, h, i, np_c, np_g, bad = 0, d = c->d;
+    const int *bt_c = oscar_kv_block_table(c, seq, &np_c), *bt_g = oscar_cuda_kv_block_table(g, seq, &np_g);
+    uint8_t *page = (uint8_t *)malloc(c->head_page_bytes);
+    uint16_t *sink = (uint16_t *)malloc(sizeof(uint16_t) * 2 * (size_t)(c->S0 + 1) * d);
+    uint16_t *win = (uint16_t *)malloc(sizeof(uint16_t) * 2 * (size_t)c->ring * d);
+    CHECK(np_c == np_g, "%s seq %d: %d CPU pages, %d GPU pages", name, seq, np_c, np_g);
+    for (i = 0; i < np_c && i < np_g; i++) CHECK(bt_c[i] == bt_g[i], "%s seq %d: block %d is page %d on CPU, %d on GPU", name, seq, i, bt_c[i], bt_g[i]);
+    for (l = 0; l < c->L; l++) {
+        int n = oscar_kv_seq_length(c, seq, l), ns, nh, nw;
+        CHECK(n == oscar_cuda_kv_seq_length(g, seq, l), "%s seq %d layer %d: lengths differ", name, seq, l);
+        oscar_kv_segments(c, seq, l, &ns, &nh, &nw);
+        for (h = 0; h < c->Hkv; h++) {
+            for (i = 0; i < nh / c->P && i < np_g; i++) {
+                const uint8_t *cp = oscar_kv_page_ptr(c, l, bt_c[i], h);
+                oscar_cuda_download(hs->cu, page, oscar_cuda_kv_page_ptr(g, l, bt_g[i], h), c->head_page_bytes);
+                if (memcmp(cp, page, c->head_page_bytes) != 0 && bad < 3) {
+                    size_t b = 0;
+                    while (cp[b] == page[b]) b++;
+                    printf("FAIL %s seq %d layer %d head %d page %d: first difference at byte %zu of %zu (cpu %02x gpu %02x)\n", name, seq, l, h, i, b, c->head_page_bytes, cp[b], page[b]);
+                    bad++;
+                }
+            }
+            if (ns) {
+                const uint16_t *cs = oscar_kv_sink_ptr(c, seq, l, h);
+                int half;
+                oscar_cuda_download(hs->cu, sink, oscar_cuda_kv_sink_ptr(g, seq, l, h), sizeof(uint16_t) * 2 * (size_t)c->S0 * d);
+                for (half = 0; half < 2; half++)
+                    if (memcmp(cs + (size_t)half * c->S0 * d, sink + (size_t)half * c->S0 * d, sizeof(uint16_t) * (size_t)ns * d) != 0 && bad < 3) {
+                        printf("FAIL %s seq %d layer %d head %d: sink %s rows differ\n", name, seq, l, h, half ? "V" : "K");
+                        bad++;
+                    }
+            }
+            if (nw) {
+                const uint16_t *cw = oscar_kv_window_ptr(c, seq, l, h);
+                int pos, half;
+                oscar_cuda_download(hs->cu, win, oscar_cuda_kv_window_ptr(g, seq, l, h), sizeof(uint16_t) * 2 * (size_t)c->ring * d);
+                for (half = 0; half < 2; half++)
+                    for (pos = ns + nh; pos < n; pos++) {
+                        size_t o = ((size_t)half * c->ring + (size_t)(pos - c->S0) % c->ring) * d;
+                        if (memcmp(cw + o, win + o, sizeof(uint16_t) * (size_t)d) != 0 && bad < 3) {
+                            printf("FAIL %s seq %d layer %d head %d: window %s row of position %d differs\n", name, seq, l, h, half ? "V" : "K", pos);
+                            bad++;
+                        }
+                    }
+            }
+        }
+    }
+    free(page);
+    free(sink);
+    free(win);
+    if (bad) g_fail++;
+    return bad;
+}
+
+/* GPU attention for a batch against the CPU reference, every layer; max_err: worst
+   |g - c| / (1e-4 + 2e-3 |c|) (<= 1 passes) */
+static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const char *name, double *worst) {
+    int l, b, i, bad = 0, rc, d = hs->cpu.d;
+    size_t per = (size_t)Hq * d;
+    float *q = (float *)malloc(sizeof(float) * per * B), *oc = (float *)malloc(sizeof(float) * per * B), *og = (float *)malloc(sizeof(float) * per * B);
+    oscar_cu_ptr dq = 0, dout = 0;
+    if ((rc = oscar_cuda_malloc(hs->cu, &dq, sizeof(float) * per * B)) || (rc = oscar_cuda_malloc(hs->cu, &dout, sizeof(float) * per * B))) {
+        printf("FAIL %s: device alloc: %s\n", name, hs->cu->msg);
+        g_fail++;
+        goto out;
+    }
+    for (l = 0; l < hs->cpu.L; l++) {
+        for (i = 0; i < (int)(per * B); i++) q[i] = rnd_normal() * (1.0f + (float)(i % d == 5) * 3.0f);
+        for (b = 0; b < B; b++) {
+            rc = oscar_kv_attend(&hs->cpu, seqs[b], l, oc + per * b, q + per * b, Hq, 0.0f);
+            if (rc) {
+                printf("FAIL %s: cpu attend: %s\n", name, hs->cpu.msg);
+                g_fail++;
+                goto out;
+            }
+        }
+        for (i = 0; i < (int)(per * B); i++) og[i] = NAN; /* poison */
+        oscar_cuda_upload(hs->cu, dout, og, sizeof(float) * per * B);
+        oscar_cuda_upload(hs->cu, dq, q, sizeof(float) * per * B);
+        rc = oscar_cuda_kv_attend(&hs->gpu, l, seqs, B, dout, dq, Hq, 0.0f);
+        if (rc) {
+            printf("FAIL %s: gpu attend: %s: %s\n", name, oscar_result_string(rc), hs->gpu.msg);
+            g_fail++;
+            goto out;
+        }
+        rc = oscar_cuda_download(hs->cu, og, dout, sizeof(float) * per * B);
+        if (rc) {
+            printf("FAIL %s: download: %s\n", name, hs->cu->msg);
+            g_fail++;
+            goto out;
+        }
+        for (i = 0; i < (int)(per * B); i++) {
+            double c = oc[i], gv = og[i], tol = 1e-4 + 2e-3 * fabs(c), e = fabs(gv - c) / tol;
+            if (!(e <= 1.0)) {
+                if (bad < 5) printf("FAIL %s layer %d seq %d head %d ch %d: gpu %.7g cpu %.7g\n", name, l, seqs[i / (int)per], (i % (int)per) / d, i % d, gv, c);
+                bad++;
+            }
+            if (!(e <= *worst)) *worst = e;
+        }
+    }
+    if (bad) {
+        printf("FAIL %s: %d attention outputs out of tolerance\n", name, bad);
+        g_fail++;
+    }
+out:
+    oscar_cuda_mfree(hs->cu, dq);
+    oscar_cuda_mfree(hs->cu, dout);
+    free(q);
+    free(oc);
+    free(og);
+    return bad;
+}
+
+static void harness_free(harness *hs) {
+    oscar_kv_free(&hs->cpu);
+    oscar_cuda_kv_free(&hs->gpu);
+    if (hs->have_rot) oscar_rotations_free(&hs->rot);
+    oscar_cuda_mfree(hs->cu, hs->dk);
+    oscar_cuda_mfree(hs->cu, hs->dv);
+    free(hs->hk);
+    free(hs->hv);
+}
+
+static void run_case(oscar_cuda *cu, const tcase *tc) {
+    harness hs;
+    oscar_kv_config cfg;
+    int seqs[16], i, rc, B = tc->n_seqs, rounds = 3, r, pages = 16, Hq = tc->Hkv * tc->G;
+    char name[160];
+    double worst = 0.0, t0 = now_s();
+    memset(&hs, 0, sizeof hs);
+    hs.cu = cu;
+    snprintf(name, sizeof name, "%s[d%d g%d G%d %s rot%d%s]", tc->name, tc->d, tc->g, tc->G, tc->int2 ? "int2" : "bf16", tc->rot, tc->absorb_v ? " absorb" : "");
+    if (g_only && !strstr(name, g_only)) return;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = tc->L;
+    cfg.n_kv_heads = tc->Hkv;
+    cfg.head_dim = tc->d;
+    cfg.mode = tc->int2 ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
+    cfg.group_size = tc->g;
+    cfg.sink = tc->sink;
+    cfg.window = tc->window;
+    cfg.page_size = tc->page;
+    cfg.absorb_v = tc->absorb_v;
+    for (i = 0; i < B; i++) pages += tc->lens[i] / (tc->page > 0 ? tc->page : 64) + 2;
+    if (tc->fork) pages += 2 * tc->lens[0] / 16 + 16;
+    cfg.max_pages = pages;
+    cfg.max_seqs = 16;
+    if (tc->int2 && tc->rot) {
+        if (make_rotations(&hs.rot, tc) != OSCAR_OK) {
+            printf("FAIL %s: rotations\n", name);
+            g_fail++;
+            return;
+        }
+        hs.have_rot = 1;
+        cfg.rot = &hs.rot;
+    }
+    hs.gen.d = tc->d;
+    hs.gen.Hkv = tc->Hkv;
+    for (i = 0; i < 4; i++) {
+        hs.gen.out_ch[i] = rnd_int(tc->d);
+        hs.gen.out_mul[i] = 4.0f + 16.0f * (float)rnd_unif();
+    }
+    rc = oscar_kv_init(&hs.cpu, &cfg);
+    if (rc) {
+        printf("FAIL %s: cpu init: %s\n", name, hs.cpu.msg);
+        g_fail++;
+        return;
+    }
+    rc = oscar_cuda_kv_init(&hs.gpu, cu, &cfg);
+    if (rc) {
+        printf("FAIL %s: gpu init: %s: %s\n", name, oscar_result_string(rc), hs.gpu.msg);
+        g_fail++;
+        harness_free(&hs);
+        return;
+    }
+    CHECK(hs.gpu.head_page_bytes == hs.cpu.head_page_bytes && hs.gpu.S0 == hs.cpu.S0 && hs.gpu.W == hs.cpu.W && hs.gpu.P == hs.cpu.P && hs.gpu.g == hs.cpu.g,
+          "%s: resolved configs differ", name);
+    for (i = 0; i < B; i++) {
+        int s1 = -1, s2 = -2;
+        oscar_kv_seq_create(&hs.cpu, &s1);
+        oscar_cuda_kv_seq_create(&hs.gpu, &s2);
+        CHECK(s1 == s2, "%s: sequence ids differ", name);
+        seqs[i] = s1;
+    }
+    /* prefill in random chunks, then a few batched decode steps */
+    for (i = 0; i < B; i++) {
+        int left = tc->lens[i] > rounds ? tc->lens[i] - rounds : 0;
+        while (left > 0) {
+            int c = 1 + rnd_int(left < 700 ? left : 700);
+            if (rnd_int(4) == 0) c = left;
+            if (append_both(&hs, seqs[i], seqs[i], c)) goto fail;
+            left -= c;
+        }
+    }
+    for (r = 0; r < rounds; r++) {
+        int bs[16], nb = 0;
+        for (i = 0; i < B; i++)
+            if (tc->lens[i] - (tc->lens[i] > rounds ? tc->lens[i] - rounds : 0) > r) bs[nb++] = seqs[i];
+        if (nb && append_batch_both(&hs, bs, nb)) goto fail;
+    }
+    for (i = 0; i < B; i++) compare_cache(&hs, seqs[i], name);
+    compare_attention(&hs, seqs, B, Hq, name, &worst);
+    if (tc->fork) {
+        /* fork the first sequence, grow both past page boundaries, compare both */
+        int fc = -1, fg = -2, both[2];
+        rc = oscar_kv_seq_fork(&hs.cpu, seqs[0], &fc);
+        CHECK(rc == OSCAR_OK, "cpu fork: %s", hs.cpu.msg);
+        rc = oscar_cuda_kv_seq_fork(&hs.gpu, seqs[0], &fg);
+        CHECK(rc == OSCAR_OK && fc == fg, "gpu fork: %s", hs.gpu.msg);
+        {
+            int n0, nf;
+            const int *b0 = oscar_cuda_kv_block_table(&hs.gpu, seqs[0], &n0), *bf = oscar_cuda_kv_block_table(&hs.gpu, fg, &nf);
+            CHECK(n0 == nf && (n0 == 0 || memcmp(b0, bf, sizeof(int) * (size_t)n0) == 0), "%s: the fork does not share its pages", name);
+        }
+        if (append_both(&hs, seqs[0], seqs[0], 150)) goto fail;
+        if (append_both(&hs, fc, fg, 97)) goto fail;
+        for (r = 0; r < 70; r++) {
+            both[0] = seqs[0];
+            both[1] = fc;
+            if (append_batch_both(&hs, both, 2)) goto fail;
+        }
+        compare_cache(&hs, seqs[0], name);
+        compare_cache(&hs, fc, name);
+        compare_attention(&hs, both, 2, Hq, name, &worst);
+        /* release the original: the fork keeps the shared pages */
+        oscar_kv_seq_release(&hs.cpu, seqs[0]);
+        oscar_cuda_kv_seq_release(&hs.gpu, seqs[0]);
+        compare_cache(&hs, fc, name);
+        compare_attention(&hs, &fc, 1, Hq, name, &worst);
+    }
+    printf("ok   %-52s seqs %d  worst err/tol %.3f  %.1f s\n", name, B, worst, now_s() - t0);
+    harness_free(&hs);
+    return;
+fail:
+    g_fail++;
+    printf("FAIL %s\n", name);
+    harness_free(&hs);
+}
+
+/* a NaN row of one sequence must not touch the others; the flag reports it */
+static void test_nonfinite(oscar_cuda *cu) {
+    harness hs;
+    oscar_kv_config cfg;
+    int seqs[3], i, rc, Hkv = 2, d = 64;
+    double worst = 0.0;
+    if (g_only && !strstr("nonfinite", g_only)) return;
+    memset(&hs, 0, sizeof hs);
+    hs.cu = cu;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = 1;
+    cfg.n_kv_heads = Hkv;
+    cfg.head_dim = d;
+    cfg.mode = OSCAR_KV_INT2;
+    cfg.max_pages = 64;
+    hs.gen.d = d;
+    hs.gen.Hkv = Hkv;
+    for (i = 0; i < 4; i++) {
+        hs.gen.out_ch[i] = i * 7;
+        hs.gen.out_mul[i] = 5.0f;
+    }
+    if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
+        printf("FAIL nonfinite: init: %s %s\n", hs.cpu.msg, hs.gpu.msg);
+        g_fail++;
+        harness_free(&hs);
+        return;
+    }
+    for (i = 0; i < 3; i++) {
+        oscar_kv_seq_create(&hs.cpu, &seqs[i]);
+        oscar_cuda_kv_seq_create(&hs.gpu, &seqs[i]);
+        append_both(&hs, seqs[i], seqs[i], 380 + i);
+    }
+    CHECK(oscar_cuda_kv_errors(&hs.gpu) == OSCAR_OK, "no error flag yet");
+    /* batch of 3 where sequence 1 gets a NaN key: CPU appends only to 0 and 2 */
+    {
+        size_t per = (size_t)Hkv * d;
+        int two[2] = {seqs[0], seqs[2]};
+        host_rows(&hs, 3 * (size_t)Hkv);
+        gen_rows(&hs.gen, hs.hk, hs.hv, 3);
+        oscar_kv_append(&hs.cpu, seqs[0], 0, hs.hk, hs.hv, 1);
+        oscar_kv_append(&hs.cpu, seqs[2], 0, hs.hk + 2 * per, hs.hv + 2 * per, 1);
+        CHECK(oscar_kv_append(&hs.cpu, seqs[1], 0, hs.hk + per, hs.hv + per, 1) == OSCAR_OK, "cpu append");
+        hs.hk[per + 3] = NAN;
+        stage(&hs, hs.hk, hs.hv, 3 * (size_t)Hkv);
+        rc = oscar_cuda_kv_append_batch(&hs.gpu, 0, seqs, 3, hs.dk, hs.dv);
+        CHECK(rc == OSCAR_OK, "gpu append_batch: %s", hs.gpu.msg);
+        rc = oscar_cuda_kv_errors(&hs.gpu);
+        CHECK(rc == OSCAR_ERR_NONFINITE, "the NaN row is reported (%d: %s)", rc, hs.gpu.msg);
+        CHECK(oscar_cuda_kv_errors(&hs.gpu) == OSCAR_OK, "the flag is cleared");
+        compare_cache(&hs, seqs[0], "nonfinite");
+        compare_cache(&hs, seqs[2], "nonfinite");
+        compare_attention(&hs, two, 2, 2 * Hkv, "nonfinite", &worst);
+    }
+    printf("ok   %-52s worst err/tol %.3f\n", "nonfinite isolation", worst);
+    harness_free(&hs);
+}
+
+static void test_gpu(int quick) {
+    oscar_cuda cu;
+    oscar_cuda_config cc;
+    int rc, i, n = 0;
+    static const int dims[3] = {64, 128, 256}, groups[3] = {32, 64, 128}, gqas[4] = {1, 3, 4, 8};
+    tcase cases[96];
+    double t0 = now_s();
+    memset(&cc, 0, sizeof cc);
+    rc = oscar_cuda_init(&cu, &cc);
+    if (rc != OSCAR_OK) {
+        printf("SKIP: GPU checks: %s: %s\n", oscar_result_string(rc), cu.msg);
+        oscar_cuda_free(&cu);
+        return;
+    }
+    printf("device: %s, sm_%d, %d SMs, driver %d, NVRTC %d.%d, kernels as %s for sm_%d\n", cu.name, cu.cc, cu.sm_count, cu.driver_version, cu.nvrtc_major, cu.nvrtc_minor,
+           cu.ptx ? "PTX" : "CUBIN", cu.arch);
+    memset(cases, 0, sizeof cases);
+    if (quick) {
+        tcase a = {"quick", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 3, {1, 65, 400}, 1};
+        tcase b = {"quick", 64, 32, 1, 3, 0, 1, 0, 0, 0, 0, 0, 2, {63, 330}, 0};
+        tcase c = {"quick", 256, 32, 1, 8, 1, 1, 3, 1, 0, 0, 0, 2, {64, 321}, 0};
+        cases[n++] = a;
+        cases[n++] = b;
+        cases[n++] = c;
+    } else {
+        int di, gi, G, k = 0;
+        for (di = 0; di < 3; di++)
+            for (gi = 0; gi < 3; gi++)
+                for (G = 0; G < 4; G++) {
+                    tcase t = {"grid", 0, 0, 2, 0, 1, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0};
+                    if (groups[gi] > dims[di]) continue;
+                    t.d = dims[di];
+                    t.g = groups[gi];
+                    t.G = gqas[G];
+                    t.rot = k % 4;
+                    t.absorb_v = (k % 5) == 3;
+                    k++;
+                    cases[n++] = t;
+                }
+        for (di = 0; di < 3; di++)
+            for (G = 0; G < 4; G++) {
+                tcase t = {"grid", 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0};
+                t.d = dims[di];
+                t.G = gqas[G];
+                cases[n++] = t;
+            }
+        {
+            tcase t1 = {"long", 128, 128, 2, 4, 1, 1, 3, 0, 0, 0, 0, 2, {4097, 32768}, 0};
+            tcase t2 = {"long", 128, 128, 2, 4, 0, 1, 0, 0, 0, 0, 0, 2, {4097, 32768}, 0};
+            tcase t3 = {"long", 256, 32, 1, 8, 1, 1, 1, 0, 0, 0, 0, 2, {4097, 5000}, 0};
+            tcase t4 = {"long", 64, 64, 3, 3, 1, 1, 4, 1, 0, 0, 0, 1, {4097}, 0};
+            tcase f1 = {"fork", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 2, {1000, 70}, 1};
+            tcase f2 = {"fork", 64, 64, 2, 3, 0, 2, 0, 0, 0, 0, 0, 2, {333, 5}, 1};
+            tcase p1 = {"layout", 128, 32, 2, 4, 1, 2, 1, 0, OSCAR_NONE, OSCAR_NONE, 16, 4, {1, 15, 16, 300}, 1};
+            tcase p2 = {"layout", 64, 64, 2, 2, 1, 1, 2, 0, 5, 32, 32, 4, {4, 5, 70, 600}, 0};
+            tcase p3 = {"layout", 128, 128, 1, 4, 1, 1, 2, 0, 0, 256, 128, 3, {320, 449, 1111}, 0};
+            tcase p4 = {"layout", 128, 128, 2, 4, 0, 1, 0, 0, 7, 48, 48, 3, {6, 100, 999}, 1};
+            cases[n++] = t1;
+            cases[n++] = t2;
+            cases[n++] = t3;
+            cases[n++] = t4;
+            cases[n++] = f1;
+            cases[n++] = f2;
+            cases[n++] = p1;
+            cases[n++] = p2;
+            cases[n++] = p3;
+            cases[n++] = p4;
+        }
+    }
+    for (i = 0; i < n; i++) run_case(&cu, &cases[i]);
+    test_nonfinite(&cu);
+    printf("GPU checks: %d cases in %.1f s\n", n + 1, now_s() - t0);
+    oscar_cuda_free(&cu);
+}
+
+int main(int argc, char **argv) {
+    int i, compile = 0, gpu = 0, quick = 0;
+    for (i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--compile")) compile = 1;
+        else if (!strcmp(argv[i], "--gpu")) gpu = 1;
+        else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_rng = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
+        else {
+            printf("usage: %s [--compile] [--gpu] [--quick] [--seed N] [--only NAME]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!compile && !gpu) compile = gpu = 1;
+    if (compile) test_compile();
+    if (gpu) test_gpu(quick);
+    if (g_fail) {
+        printf("test_cuda: %d FAILED\n", g_fail);
+        return 1;
+    }
+    printf("test_cuda: all passed\n");
+    return 0;
+}
