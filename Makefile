@@ -100,7 +100,7 @@ asan: | $(BUILD)
 
 # fuzz: libFuzzer targets (clang); FUZZ_SECONDS each, starting from the committed seed corpora
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := safetensors cli_numbers
+FUZZ_TARGETS := safetensors cli_numbers gguf tokenizer
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 fuzz: | $(BUILD)
 	@if ! command -v clang >/dev/null 2>&1; then echo "SKIP: fuzzing needs clang"; exit 0; fi; \
