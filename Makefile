@@ -37,8 +37,9 @@ $(BUILD)/test_oscar: tests/test_oscar.c oscar.h cli/synth.h | $(BUILD)
 $(BUILD):
 	@mkdir -p $(BUILD)
 
-# test: unit tests, C/C++ compile tests, the CLI, and the fragments' tests (no GPU needed)
-test: test-unit test-compile test-cmake test-cli test-threads tsan valgrind fuzz-smoke $(TEST_EXTRA)
+# test: unit tests (plain, ASan+UBSan), C/C++/CMake compile tests, the CLI (plain, valgrind),
+# threads (TSan), fuzz smoke runs, and the fragments' tests. No GPU needed.
+test: test-unit test-compile test-cmake test-cli test-threads tsan asan valgrind fuzz-smoke $(TEST_EXTRA)
 	@echo "make test: all passed"
 
 # test-unit: the CPU reference against its oracles

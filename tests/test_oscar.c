@@ -819,6 +819,12 @@ static void test_cache_bad_input(void) {
     cfg.mode = OSCAR_KV_INT2; cfg.rot = &rot;
     CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_SHAPE && strstr(kv.msg, "layers"), "rotations for 2 layers: %s", kv.msg);
     oscar_rotations_free(&rot);
+    oscar_rotations_alloc(&rot, 1, 32, 2, 0);
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_SHAPE && strstr(kv.msg, "head dim 32"), "rotations for head dim 32: %s", kv.msg);
+    oscar_rotations_free(&rot);
+    oscar_rotations_alloc(&rot, 1, 16, 4, 1);
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_SHAPE, "per-head rotations for 4 KV heads: %s", kv.msg);
+    oscar_rotations_free(&rot);
     cfg.rot = NULL; cfg.sink = 2; cfg.window = 4; cfg.page_size = 2; cfg.max_pages = 2;
     CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
     oscar_kv_seq_create(&kv, &seq);
@@ -827,6 +833,19 @@ static void test_cache_bad_input(void) {
     fill_normal(q, 64, 1.0);
     CHECK(oscar_kv_attend(&kv, seq, 0, out, q, 4, 0.0f) == OSCAR_ERR_STATE, "attend on empty");
     CHECK(oscar_kv_append(&kv, seq, 0, k, v, 1) == OSCAR_OK, "%s", kv.msg);
+    {   /* a second sequence is unaffected by a bad row sent to the first */
+        int other = 0;
+        float before[16], after[16];
+        oscar_kv_seq_create(&kv, &other);
+        oscar_kv_append(&kv, other, 0, v, k, 1);
+        oscar_kv_read_row(&kv, other, 0, 1, 0, before, NULL);
+        k[5] = NAN;
+        CHECK(oscar_kv_append(&kv, seq, 0, k, v, 1) == OSCAR_ERR_NONFINITE, "NaN row");
+        k[5] = 0.25f;
+        oscar_kv_read_row(&kv, other, 0, 1, 0, after, NULL);
+        CHECK(!memcmp(before, after, sizeof before) && oscar_kv_seq_length(&kv, other, 0) == 1, "other sequence intact");
+        oscar_kv_seq_release(&kv, other);
+    }
     k[20] = INFINITY;
     rc = oscar_kv_append(&kv, seq, 0, k, v, 1);
     CHECK(rc == OSCAR_ERR_NONFINITE && strstr(kv.msg, "KV head 1"), "Inf row named: %s", kv.msg);
