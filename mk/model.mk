@@ -13,7 +13,7 @@ MODEL_REF    := $(BUILD)/ref_llama.bin
 # the reference prompt: "The capital of France is"
 MODEL_REF_IDS := 504 3575 282 4649 314
 
-CLI_SRC    += cli/cmd_model.c cli/llama.c
+CLI_SRC    += cli/cmd_model.c cli/llama.c cli/cmd_eval.c
 CLI_DEFS   += -DOSCAR_CLI_MODEL
 TEST_EXTRA += test-gguf test-model
 
@@ -62,3 +62,11 @@ asan-model: | $(BUILD)
 	$(CC) $(CSTD) -O1 -g $(WARN) $(SANITIZE) -DTEST_MODEL_QUICK tests/test_model.c cli/llama.c -o $(BUILD)/test_model_asan $(LDLIBS)
 	./$(BUILD)/test_model_asan $(MODEL_GGUF)
 asan: asan-model
+
+# bench-model: prompt and generation speed of the model with the bf16 and oscar caches at 512,
+# 2K and 8K tokens of context (built with $(BENCH_OPT); text: shared/data, beside the repo)
+BENCH_TEXT ?= ../shared/data/pride_and_prejudice.txt
+.PHONY: bench-model
+bench-model: model | $(BUILD)
+	$(CC) $(CSTD) $(BENCH_OPT) $(WARN) $(CLI_DEFS) $(CLI_SRC) -o $(BUILD)/oscar-bench-model $(LDLIBS)
+	sh tests/bench_model.sh ./$(BUILD)/oscar-bench-model $(MODEL_GGUF) $(BENCH_TEXT)

@@ -428,6 +428,35 @@ static void test_int2(const llm_model *m) {
     free(ids);
 }
 
+/* a GGUF that parses but is cut before its tensor data, and a missing file: clear messages */
+static void test_load_errors(const llm_model *m, const char *path) {
+    char tmp[256];
+    FILE *in = fopen(path, "rb"), *out;
+    size_t want = (size_t)m->file.data_offset + 4096, got = 0;
+    llm_model bad;
+    snprintf(tmp, sizeof tmp, "%s.cut-%ld.gguf", path, (long)(m->file.size % 100000));
+    out = fopen(tmp, "wb");
+    if (in && out) {
+        char buf[65536];
+        while (got < want) {
+            size_t k = fread(buf, 1, want - got < sizeof buf ? want - got : sizeof buf, in);
+            if (k == 0) break;
+            fwrite(buf, 1, k, out);
+            got += k;
+        }
+    }
+    if (in) fclose(in);
+    if (out) fclose(out);
+    CHECK(llm_load(&bad, tmp) == -1 && strstr(bad.msg, tmp) && strstr(bad.msg, "outside the data section"),
+          "truncated model: '%s'", bad.msg);
+    printf("truncated model -> %s\n", bad.msg);
+    llm_free(&bad);
+    remove(tmp);
+    CHECK(llm_load(&bad, "/nonexistent/model.gguf") == -1 && strstr(bad.msg, "/nonexistent/model.gguf: cannot open"),
+          "missing model: '%s'", bad.msg);
+    llm_free(&bad);
+}
+
 static void test_split(const llm_model *m) {
     int n, *ids = text_tokens(m, N_TOK < 120 ? N_TOK : 120, &n);
     float *a, *b;
@@ -480,6 +509,7 @@ int main(int argc, char **argv) {
     if (argc > 4) test_tokenizer_file(&m, argv[3], argv[4]);
     if (argc > 2) test_reference(&m, argv[2]);
     else printf("SKIP: no reference file given\n");
+    test_load_errors(&m, argv[1]);
     test_bf16_exact(&m);
     test_int2(&m);
     test_split(&m);
