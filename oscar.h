@@ -2498,34 +2498,29 @@ fail : {
 }
 }
 
-OSCAR_DEF int oscar_rotations_load_memory(oscar_rotations *r, const void *bytes, size_t size, const char *name) {
-    oscar_st st;
-    int rc;
-    if (!r) return OSCAR_ERR_NULL;
-    memset(r, 0, sizeof(*r));
-    rc = oscar_st_parse(&st, bytes, size, name);
+/* the rotations of a parsed file (rc: the parse result); closes st */
+static int oscar__rotations_from_parse(oscar_rotations *r, oscar_st *st, int rc) {
     if (rc != OSCAR_OK) {
-        memcpy(r->msg, st.msg, OSCAR_MSG_SIZE);
+        memcpy(r->msg, st->msg, OSCAR_MSG_SIZE);
         return rc;
     }
-    rc = oscar__rotations_from_st(r, &st);
-    oscar_st_close(&st);
+    rc = oscar__rotations_from_st(r, st);
+    oscar_st_close(st);
     return rc;
+}
+
+OSCAR_DEF int oscar_rotations_load_memory(oscar_rotations *r, const void *bytes, size_t size, const char *name) {
+    oscar_st st;
+    if (!r) return OSCAR_ERR_NULL;
+    memset(r, 0, sizeof(*r));
+    return oscar__rotations_from_parse(r, &st, oscar_st_parse(&st, bytes, size, name));
 }
 
 OSCAR_DEF int oscar_rotations_load(oscar_rotations *r, const char *path) {
     oscar_st st;
-    int rc;
     if (!r) return OSCAR_ERR_NULL;
     memset(r, 0, sizeof(*r));
-    rc = oscar_st_open(&st, path);
-    if (rc != OSCAR_OK) {
-        memcpy(r->msg, st.msg, OSCAR_MSG_SIZE);
-        return rc;
-    }
-    rc = oscar__rotations_from_st(r, &st);
-    oscar_st_close(&st);
-    return rc;
+    return oscar__rotations_from_parse(r, &st, oscar_st_open(&st, path));
 }
 
 #ifdef __cplusplus

@@ -20,6 +20,24 @@ static void mode_config(oscar_kv_config *cfg, int mode, const oscar_rotations *f
     if (mode == 4) cfg->page_size = 128;              /* KIVI keys: 2 + 32/128 = 2.25 bits, as V */
 }
 
+/* a one-layer cache of `ctx` tokens in a mode, with one sequence; prints the error */
+static int mode_cache(oscar_kv *kv, int *seq, int mode, int Hkv, int d, int ctx, const oscar_rotations *fitted, const oscar_rotations *hadamard) {
+    oscar_kv_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = 1;
+    cfg.n_kv_heads = Hkv;
+    cfg.head_dim = d;
+    cfg.max_pages = ctx / 64 + 2;
+    cfg.max_seqs = 1;
+    mode_config(&cfg, mode, fitted, hadamard);
+    if (oscar_kv_init(kv, &cfg) != OSCAR_OK || oscar_kv_seq_create(kv, seq) != OSCAR_OK) {
+        fprintf(stderr, "oscar: %s\n", kv->msg);
+        oscar_kv_free(kv);
+        return -1;
+    }
+    return 0;
+}
+
 static int fit_one_layer(oscar_rotations *rot, const float *q, const float *k, const float *v, int64_t n, int d, int Hq, int Hkv) {
     oscar_calib c;
     double *sk = (double *)malloc(sizeof(double) * d * d), *sv = (double *)malloc(sizeof(double) * d * d);
@@ -91,19 +109,10 @@ int oscar_cli_demo(int argc, char **argv) {
     printf("  %-14s %12s %12s %10s %10s %12s\n", "mode", "attn error", "bytes/token", "bits/elem", "fill s", "decode ms");
     for (mode = 0; mode < 5; mode++) {
         oscar_kv kv;
-        oscar_kv_config cfg;
         oscar_kv_memory mem;
         int seq = 0;
         double fill, dec, num = 0.0, den = 0.0;
-        memset(&cfg, 0, sizeof cfg);
-        cfg.n_layers = 1;
-        cfg.n_kv_heads = Hkv;
-        cfg.head_dim = d;
-        cfg.max_pages = ctx / 64 + 2;
-        cfg.max_seqs = 1;
-        mode_config(&cfg, mode, &fit, &had);
-        if (oscar_kv_init(&kv, &cfg) != OSCAR_OK || oscar_kv_seq_create(&kv, &seq) != OSCAR_OK) {
-            fprintf(stderr, "oscar demo: %s\n", kv.msg);
+        if (mode_cache(&kv, &seq, mode, Hkv, d, ctx, &fit, &had) != 0) {
             rc = 1;
             break;
         }
@@ -241,17 +250,9 @@ int oscar_cli_bench(int argc, char **argv) {
             bench_fill(q, (size_t)Hq, d, &r);
             for (mode = 0; mode < 4; mode += 3) {
                 oscar_kv kv;
-                oscar_kv_config cfg;
                 int seq = 0;
                 double fill;
-                memset(&cfg, 0, sizeof cfg);
-                cfg.n_layers = 1;
-                cfg.n_kv_heads = Hkv;
-                cfg.head_dim = d;
-                cfg.max_pages = ctx / 64 + 2;
-                cfg.max_seqs = 1;
-                mode_config(&cfg, mode, &rot, NULL);
-                if (oscar_kv_init(&kv, &cfg) != OSCAR_OK || oscar_kv_seq_create(&kv, &seq) != OSCAR_OK) { fprintf(stderr, "oscar bench: %s\n", kv.msg); return 1; }
+                if (mode_cache(&kv, &seq, mode, Hkv, d, ctx, &rot, NULL) != 0) return 1;
                 t0 = cli_now();
                 if (oscar_kv_append(&kv, seq, 0, k, v, ctx) != OSCAR_OK) { fprintf(stderr, "oscar bench: %s\n", kv.msg); return 1; }
                 fill = cli_now() - t0;
