@@ -19,7 +19,7 @@ CLI_DEFS :=
 # extra test targets added by the fragments (GPU compile checks, model tests)
 TEST_EXTRA :=
 
-.PHONY: valgrind fuzz fuzz-smoke all test test-unit test-compile test-cmake test-cli test-threads tsan demo bench asan install uninstall clean
+.PHONY: valgrind fuzz fuzz-smoke all test test-unit test-compile test-cmake test-cli test-threads tsan demo demo-synthetic bench asan install uninstall clean
 .DEFAULT_GOAL := all
 
 # fragments owned by sub-projects (GPU kernels, model runner) add targets, sources and tests
@@ -83,8 +83,11 @@ valgrind: $(BUILD)/oscar
 test-cli: $(BUILD)/oscar
 	sh tests/test_cli.sh ./$(BUILD)/oscar
 
-# demo: the long-context decode demo
-demo: $(BUILD)/oscar
+# demo: the real-model demo (mk/model.mk: demo-model): a long passage, a question, bf16 vs oscar cache
+demo: demo-model
+
+# demo-synthetic: the synthetic long-context decode demo (four cache modes, no model needed)
+demo-synthetic: $(BUILD)/oscar
 	./$(BUILD)/oscar demo
 
 # bench: CPU benchmarks (built with $(BENCH_OPT)); record results in BENCHMARKS.md

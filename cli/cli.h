@@ -13,6 +13,11 @@ int oscar_cli_bench(int argc, char **argv);
 int oscar_cli_tokenize(int argc, char **argv);   /* cmd_model.c */
 int oscar_cli_run(int argc, char **argv);        /* cmd_model.c */
 int oscar_cli_bench_gpu(int argc, char **argv);  /* bench_gpu.c */
+int oscar_cli_calibrate(int argc, char **argv);  /* cmd_eval.c */
+int oscar_cli_dump(int argc, char **argv);       /* cmd_eval.c */
+int oscar_cli_ppl(int argc, char **argv);        /* cmd_eval.c */
+int oscar_cli_niah(int argc, char **argv);       /* cmd_eval.c */
+int oscar_cli_longdoc(int argc, char **argv);    /* cmd_eval.c */
 
 /* strict number parsing: the whole string, in [lo, hi]; prints "oscar CMD: OPT ..." on error */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out);

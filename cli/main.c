@@ -21,6 +21,11 @@ static const cli_command commands[] = {
 #ifdef OSCAR_CLI_MODEL
     {"tokenize", oscar_cli_tokenize, "print the token ids of a text (GGUF tokenizer)"},
     {"run", oscar_cli_run, "generate text with a GGUF model and the compressed cache"},
+    {"calibrate", oscar_cli_calibrate, "fit rotations on a model's activations over a text"},
+    {"dump", oscar_cli_dump, "write a model's activations over a text as a calibration dump"},
+    {"ppl", oscar_cli_ppl, "perplexity, KLD and top-1 agreement vs bf16 per cache mode"},
+    {"niah", oscar_cli_niah, "needle-in-a-haystack retrieval per cache mode"},
+    {"longdoc", oscar_cli_longdoc, "read a long passage, answer a question: bf16 vs oscar cache"},
 #endif
 };
 

@@ -70,3 +70,25 @@ BENCH_TEXT ?= ../shared/data/pride_and_prejudice.txt
 bench-model: model | $(BUILD)
 	$(CC) $(CSTD) $(BENCH_OPT) $(WARN) $(CLI_DEFS) $(CLI_SRC) -o $(BUILD)/oscar-bench-model $(LDLIBS)
 	sh tests/bench_model.sh ./$(BUILD)/oscar-bench-model $(MODEL_GGUF) $(BENCH_TEXT)
+
+# >>eval ---- calibration on the model, quality against the baselines, the long-document demo ----
+CALIB_TEXT ?= ../shared/data/pride_and_prejudice.txt
+EVAL_TEXT  ?= ../shared/data/tinyshakespeare.txt
+ROT_FILE   := rotations/smollm2-135m-instruct.safetensors
+TEST_EXTRA += test-eval
+.PHONY: test-eval demo-model rotations
+
+# test-eval: calibrate == dump + fit on the model, and ppl's bf16 cache == plain bf16 attention
+test-eval: model $(BUILD)/oscar
+	sh tests/test_eval.sh ./$(BUILD)/oscar $(MODEL_GGUF) $$( [ -f $(CALIB_TEXT) ] && echo $(CALIB_TEXT) || echo README.md )
+
+# rotations: (re)make the committed rotation file (the first 4,096 tokens of the calibration text)
+rotations: model $(BUILD)/oscar
+	./$(BUILD)/oscar calibrate -m $(MODEL_GGUF) -f $(CALIB_TEXT) -c 4096 --window 4096 -o $(ROT_FILE)
+$(ROT_FILE):
+	@$(MAKE) --no-print-directory rotations
+
+# demo-model: a long passage of the evaluation text and a question, answered with the bf16 and
+# the oscar cache side by side (make demo runs it)
+demo-model: model $(BUILD)/oscar | $(ROT_FILE)
+	./$(BUILD)/oscar longdoc -m $(MODEL_GGUF) -f $(EVAL_TEXT) --rot $(ROT_FILE)
