@@ -37,6 +37,8 @@
                             the same names under $CUDA_HOME/lib64, /usr/local/cuda/lib64)
        OSCAR_CUDA_CACHE_DIR directory of the disk cache of compiled kernels (off when unset)
        OSCAR_CUDA_VERBOSE   1: compile with -lineinfo and keep every NVRTC log
+       OSCAR_CUDA_NVRTC_OPTIONS  extra NVRTC options for every kernel, space-separated (tuning
+                            experiments, e.g. "-DOSCAR_MIN_BLOCKS=3"); part of the cache key
 
    API INDEX
      >>cuda-loader  oscar_cuda_init/_free, oscar_cuda_push/_pop, oscar_cuda_synchronize,
@@ -142,6 +144,8 @@ extern "C" {
     X(cuModuleGetFunction, "cuModuleGetFunction", (oscar_cu_function * fn, oscar_cu_module mod, const char *name)) \
     X(cuModuleGetGlobal, "cuModuleGetGlobal_v2", (oscar_cu_ptr * ptr, size_t * bytes, oscar_cu_module mod, const char *name)) \
     X(cuFuncSetAttribute, "cuFuncSetAttribute", (oscar_cu_function fn, int attrib, int value))    \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
+      (int *blocks, oscar_cu_function fn, int block_size, size_t smem))                            \
     X(cuLaunchKernel, "cuLaunchKernel",                                                            \
       (oscar_cu_function fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,      \
        unsigned bz, unsigned smem, oscar_cu_stream stream, void **params, void **extra))           \
@@ -226,6 +230,7 @@ typedef struct oscar_cuda {
     int n_mods, cap_mods;
     char *log;              /* the last NVRTC log, "" if none */
     char cache_dir[512];
+    char extra_options[256]; /* $OSCAR_CUDA_NVRTC_OPTIONS */
     int verbose;
     char msg[OSCAR_CUDA_MSG_SIZE];
 } oscar_cuda;
@@ -287,7 +292,8 @@ typedef struct oscar_cuda_kv {
     oscar_cuda_seq *seqs;
     oscar_cu_module mod_append;
     oscar_cu_module mod_decode[33];      /* by GQA group */
-    int smem_decode[33];
+    oscar_cu_function fn_append, fn_decode[33][3]; /* oscar_decode, oscar_rotate_q, oscar_merge */
+    int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     oscar_cu_stream stream;             /* where all work of this cache goes */
     char msg[OSCAR_CUDA_MSG_SIZE];
 } oscar_cuda_kv;
@@ -564,6 +570,7 @@ OSCAR_API int oscar_cuda_init(oscar_cuda *cu, const oscar_cuda_config *cfg) {
     cu->verbose = cu->cfg.verbose || (e && e[0] && e[0] != '0');
     if (cfg && cfg->cache_dir) snprintf(cu->cache_dir, sizeof cu->cache_dir, "%s", cfg->cache_dir);
     else if ((e = getenv("OSCAR_CUDA_CACHE_DIR")) != NULL) snprintf(cu->cache_dir, sizeof cu->cache_dir, "%s", e);
+    if ((e = getenv("OSCAR_CUDA_NVRTC_OPTIONS")) != NULL) snprintf(cu->extra_options, sizeof cu->extra_options, "%s", e);
     cu->log = (char *)OSCAR_CUDA_MALLOC(1);
     if (!cu->log) return OSCAR_ERR_NOMEM;
     cu->log[0] = 0;
@@ -694,15 +701,17 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "};\n",
     "\n",
     "// Decode attention (one launch per layer and batch).\n",
+    "#define OSCAR_INLINE_SEQS 64\n",
     "struct oscar_attn_params {\n",
     "    oscar_u64 q;           // const float [B][Hq][D] rotated queries\n",
     "    oscar_u64 part_o;      // float [B][Hq][S][D] unnormalised partial outputs\n",
     "    oscar_u64 part_ml;     // float [B][Hq][S][2] running max (log2 domain) and sum\n",
-    "    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer\n",
+    "    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline\n",
     "    oscar_u64 pool, sink, win;\n",
     "    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables\n",
     "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
     "    float scale_log2;      // softmax scale * log2(e)\n",
+    "    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS\n",
     "};\n",
     "\n",
     "// Query rotation and split merge (+ un-rotation).\n",
@@ -992,6 +1001,10 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#define OSCAR_TH (OSCAR_INT2 \? 64 : OSCAR_TB)\n",
     "#endif\n",
     "\n",
+    "#ifndef OSCAR_MIN_BLOCKS // resident blocks per SM the register allocation must allow (0: no hint)\n",
+    "#define OSCAR_MIN_BLOCKS 0\n",
+    "#endif\n",
+    "\n",
     "#define D OSCAR_D\n",
     "#define G OSCAR_G\n",
     "#define GS OSCAR_GS\n",
@@ -1055,13 +1068,18 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "\n",
     "// dynamic shared memory the host must pass to oscar_decode (read with cuModuleGetGlobal)\n",
     "#if OSCAR_INT2\n",
-    "#define SMEM_FLOATS (G * D + G * SCAP + 3 * G + 2 * G * NGR)\n",
+    "#define SMEM_FLOATS (G * D + G * SCAP + 3 * G + G * NGR)\n",
     "#else\n",
     "#define SMEM_FLOATS (G * D + G * SCAP + 3 * G)\n",
     "#endif\n",
     "extern \"C\" __device__ int oscar_decode_smem_bytes = 2 * STAGE + SMEM_FLOATS * 4;\n",
     "\n",
-    "extern \"C\" __global__ void __launch_bounds__(NT) oscar_decode(const oscar_attn_params p) {\n",
+    "#if OSCAR_MIN_BLOCKS > 0\n",
+    "#define OSCAR_DECODE_BOUNDS __launch_bounds__(NT, OSCAR_MIN_BLOCKS)\n",
+    "#else\n",
+    "#define OSCAR_DECODE_BOUNDS __launch_bounds__(NT)\n",
+    "#endif\n",
+    "extern \"C\" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_params p) {\n",
     "    extern __shared__ __align__(16) oscar_u8 smem[];\n",
     "    float *qs = (float *)(smem + 2 * STAGE);  // [G][D]\n",
     "    float *sc = qs + G * D;                   // [G][SCAP] scores, then probabilities\n",
@@ -1070,12 +1088,12 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    float *corr = lrun + G;                   // [G]\n",
     "#if OSCAR_INT2\n",
     "    float *qsum = corr + G;                   // [G][NGR] sum of q over each group\n",
-    "    float *macc = qsum + G * NGR;             // [G][NGR] sum of p * min (V)\n",
     "#endif\n",
     "    const int tid = threadIdx.x;\n",
     "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;\n",
     "    const int Hq = p.Hkv * G;\n",
-    "    const int slot = ((const int *)p.seqinfo)[2 * b], n = ((const int *)p.seqinfo)[2 * b + 1];\n",
+    "    const int slot = p.seqinfo \? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];\n",
+    "    const int n = p.seqinfo \? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];\n",
     "    const int ns = n < p.S0 \? n : p.S0;\n",
     "    const int H = n >= p.S0 + p.W \? p.P * ((n - p.S0 - p.W) / p.P) : 0;\n",
     "    const int nw = n - ns - H;\n",
@@ -1105,7 +1123,6 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        float s = 0.0f;\n",
     "        for (int c = 0; c < GS; c++) s += qq[c];\n",
     "        qsum[i] = s;\n",
-    "        macc[i] = 0.0f;\n",
     "    }\n",
     "#endif\n",
     "\n",
@@ -1198,51 +1215,55 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        // ---- scores: thread (token, head set) ----\n",
     "#if OSCAR_INT2\n",
     "        if (i2) {\n",
-    "            const int NHG = NT / HCAP, SH = (G + NHG - 1) / NHG;\n",
-    "            const int tt = tid % HCAP, hg = tid / HCAP;\n",
-    "            if (tt < nv && hg < G) {\n",
-    "                float dot[(G + (NT / HCAP) - 1) / (NT / HCAP)];\n",
+    "            // TPT adjacent threads per token split the (chunk, quarter) pairs of its code row and\n",
+    "            // score all G heads, so each code is unpacked once; partial dots meet by shuffles\n",
+    "            const int TPT = NT / HCAP, NPAIR = (D / 64) * 4;\n",
+    "            const int tt = tid / TPT, sub = tid % TPT;\n",
+    "            float dot[G];\n",
     "#pragma unroll\n",
-    "                for (int s = 0; s < SH; s++) dot[s] = 0.0f;\n",
+    "            for (int s = 0; s < G; s++) dot[s] = 0.0f;\n",
+    "            if (tt < nv) {\n",
     "                const oscar_u8 *kc = st + I2_KC + tt * CSB;\n",
     "                const oscar_u32 *ks = (const oscar_u32 *)(st + I2_KS) + tt * NGR;\n",
     "#pragma unroll\n",
-    "                for (int ch = 0; ch < D / 64; ch++) {\n",
-    "                    const uint4 w = *(const uint4 *)(kc + ch * 16);\n",
-    "                    const oscar_u32 wv[4] = {w.x, w.y, w.z, w.w};\n",
-    "#pragma unroll\n",
-    "                    for (int qd = 0; qd < 4; qd++) {\n",
+    "                for (int k = 0; k < (NPAIR + TPT - 1) / TPT; k++) {\n",
+    "                    const int pi = sub + k * TPT;\n",
+    "                    if (pi < NPAIR) {\n",
+    "                        const int ch = pi % (D / 64), qd = pi / (D / 64);\n",
+    "                        const uint4 w = *(const uint4 *)(kc + ch * 16);\n",
+    "                        const oscar_u32 wv[4] = {w.x, w.y, w.z, w.w};\n",
     "                        const int c0 = qd * (D / 4) + ch * 16;\n",
     "                        const float scl = oscar_f16_to_f32((oscar_u16)(ks[c0 / GS] & 0xffffu));\n",
-    "                        float part[(G + (NT / HCAP) - 1) / (NT / HCAP)];\n",
+    "                        float part[G];\n",
     "#pragma unroll\n",
-    "                        for (int s = 0; s < SH; s++) part[s] = 0.0f;\n",
+    "                        for (int s = 0; s < G; s++) part[s] = 0.0f;\n",
     "#pragma unroll\n",
     "                        for (int e = 0; e < 4; e++) {\n",
     "                            const oscar_u32 m = (wv[e] >> (2 * qd)) & 0x03030303u;\n",
     "                            const float f0 = oscar_byte_f(m, 0), f1 = oscar_byte_f(m, 1), f2 = oscar_byte_f(m, 2), f3 = oscar_byte_f(m, 3);\n",
     "#pragma unroll\n",
-    "                            for (int s = 0; s < SH; s++) {\n",
-    "                                const int h = hg + s * NHG;\n",
-    "                                if (h < G) {\n",
-    "                                    const float4 q4 = *(const float4 *)(qs + h * D + c0 + 4 * e);\n",
-    "                                    part[s] += f0 * q4.x + f1 * q4.y + f2 * q4.z + f3 * q4.w;\n",
-    "                                }\n",
+    "                            for (int s = 0; s < G; s++) {\n",
+    "                                const float4 q4 = *(const float4 *)(qs + s * D + c0 + 4 * e);\n",
+    "                                part[s] += f0 * q4.x + f1 * q4.y + f2 * q4.z + f3 * q4.w;\n",
     "                            }\n",
     "                        }\n",
     "#pragma unroll\n",
-    "                        for (int s = 0; s < SH; s++) dot[s] += scl * part[s];\n",
+    "                        for (int s = 0; s < G; s++) dot[s] += scl * part[s];\n",
     "                    }\n",
     "                }\n",
+    "            }\n",
     "#pragma unroll\n",
-    "                for (int s = 0; s < SH; s++) {\n",
-    "                    const int h = hg + s * NHG;\n",
-    "                    if (h < G) {\n",
-    "                        float d0 = dot[s];\n",
+    "            for (int o = 1; o < TPT; o <<= 1)\n",
     "#pragma unroll\n",
-    "                        for (int k = 0; k < NGR; k++) d0 += oscar_f16_to_f32((oscar_u16)(ks[k] >> 16)) * qsum[h * NGR + k];\n",
-    "                        sc[h * SCAP + tt] = d0 * p.scale_log2;\n",
-    "                    }\n",
+    "                for (int s = 0; s < G; s++) dot[s] += __shfl_xor_sync(0xffffffffu, dot[s], o);\n",
+    "            if (tt < nv && sub == 0) {\n",
+    "                const oscar_u32 *ks = (const oscar_u32 *)(st + I2_KS) + tt * NGR;\n",
+    "#pragma unroll\n",
+    "                for (int s = 0; s < G; s++) {\n",
+    "                    float d0 = dot[s];\n",
+    "#pragma unroll\n",
+    "                    for (int k = 0; k < NGR; k++) d0 += oscar_f16_to_f32((oscar_u16)(ks[k] >> 16)) * qsum[s * NGR + k];\n",
+    "                    sc[s * SCAP + tt] = d0 * p.scale_log2;\n",
     "                }\n",
     "            }\n",
     "        } else\n",
@@ -1310,19 +1331,6 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        }\n",
     "        __syncthreads();\n",
     "\n",
-    "#if OSCAR_INT2\n",
-    "        // sum over tokens of p * min for every (head, group)\n",
-    "        for (int i = tid; i < G * NGR; i += NT) {\n",
-    "            const int h = i / NGR, k = i % NGR;\n",
-    "            float s = 0.0f;\n",
-    "            if (i2) {\n",
-    "                const oscar_u32 *vs = (const oscar_u32 *)(st + I2_VS);\n",
-    "                for (int tt = 0; tt < nv; tt++) s += sc[h * SCAP + tt] * oscar_f16_to_f32((oscar_u16)(vs[tt * NGR + k] >> 16));\n",
-    "            }\n",
-    "            macc[i] = macc[i] * corr[h] + s;\n",
-    "        }\n",
-    "#endif\n",
-    "\n",
     "        // ---- values: thread (4-channel column in each quarter, head set, token group) ----\n",
     "        if (vact) {\n",
     "#pragma unroll\n",
@@ -1336,25 +1344,20 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "                for (int tt = vtg; tt < nv; tt += NTG) {\n",
     "                    const oscar_u32 word = *(const oscar_u32 *)(st + I2_VC + tt * CSB + 4 * vw);\n",
     "                    const oscar_u32 *vs = (const oscar_u32 *)(st + I2_VS) + tt * NGR;\n",
-    "                    float vsc[4];\n",
-    "#pragma unroll\n",
-    "                    for (int qd = 0; qd < 4; qd++) vsc[qd] = oscar_f16_to_f32((oscar_u16)(vs[(qd * (D / 4) + 4 * vw) / GS] & 0xffffu));\n",
-    "                    float cf[16];\n",
+    "                    float dv[16]; // dequantised once, shared by the HPT heads: min + code * scale\n",
     "#pragma unroll\n",
     "                    for (int qd = 0; qd < 4; qd++) {\n",
+    "                        const oscar_u32 smv = vs[(qd * (D / 4) + 4 * vw) / GS];\n",
+    "                        const float vsc = oscar_f16_to_f32((oscar_u16)(smv & 0xffffu)), vmn = oscar_f16_to_f32((oscar_u16)(smv >> 16));\n",
     "                        const oscar_u32 m = (word >> (2 * qd)) & 0x03030303u;\n",
     "#pragma unroll\n",
-    "                        for (int e = 0; e < 4; e++) cf[qd * 4 + e] = oscar_byte_f(m, e);\n",
+    "                        for (int e = 0; e < 4; e++) dv[qd * 4 + e] = fmaf(oscar_byte_f(m, e), vsc, vmn);\n",
     "                    }\n",
     "#pragma unroll\n",
     "                    for (int s = 0; s < HPT; s++) {\n",
     "                        const float pf = sc[(vhs * HPT + s) * SCAP + tt];\n",
     "#pragma unroll\n",
-    "                        for (int qd = 0; qd < 4; qd++) {\n",
-    "                            const float wq = pf * vsc[qd];\n",
-    "#pragma unroll\n",
-    "                            for (int e = 0; e < 4; e++) acc[s][qd * 4 + e] += wq * cf[qd * 4 + e];\n",
-    "                        }\n",
+    "                        for (int i = 0; i < 16; i++) acc[s][i] += pf * dv[i];\n",
     "                    }\n",
     "                }\n",
     "            } else\n",
@@ -1399,9 +1402,6 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        float s = 0.0f;\n",
     "#pragma unroll 4\n",
     "        for (int g2 = 0; g2 < NTG; g2++) s += red[(size_t)g2 * G * D + i];\n",
-    "#if OSCAR_INT2\n",
-    "        s += macc[(i / D) * NGR + (i % D) / GS];\n",
-    "#endif\n",
     "        const int h = j * G + i / D;\n",
     "        ((float *)p.part_o)[(((size_t)b * Hq + h) * p.n_splits + split) * D + (i % D)] = s;\n",
     "    }\n",
@@ -1574,8 +1574,9 @@ static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *sr
     const char *hdrs[1];
     char *common, archopt[32];
     const char **all;
+    char extra[256], *tok[16];
     size_t n = 0, logn = 0;
-    int i, rc = OSCAR_OK;
+    int i, rc = OSCAR_OK, n_extra = 0;
     *image = NULL;
     *size = 0;
     if (!cu->lib_nvrtc) {
@@ -1583,7 +1584,14 @@ static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *sr
         return OSCAR_ERR_NO_NVRTC;
     }
     common = oscar_cuda_source("oscar_common.cuh");
-    all = (const char **)OSCAR_CUDA_MALLOC(sizeof(char *) * (size_t)(n_opts + 4));
+    memcpy(extra, cu->extra_options, sizeof extra);
+    for (i = 0; extra[i] && n_extra < 16;) {
+        while (extra[i] == ' ') extra[i++] = 0;
+        if (!extra[i]) break;
+        tok[n_extra++] = extra + i;
+        while (extra[i] && extra[i] != ' ') i++;
+    }
+    all = (const char **)OSCAR_CUDA_MALLOC(sizeof(char *) * (size_t)(n_opts + n_extra + 4));
     if (!common || !all) {
         OSCAR_CUDA_FREE(common);
         OSCAR_CUDA_FREE((void *)all);
@@ -1595,13 +1603,14 @@ static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *sr
     all[1] = "-std=c++17";
     all[2] = cu->verbose ? "-lineinfo" : "-DOSCAR_QUIET=1";
     for (i = 0; i < n_opts; i++) all[3 + i] = opts[i];
+    for (i = 0; i < n_extra; i++) all[3 + n_opts + i] = tok[i];
     r = cu->rtc.nvrtcCreateProgram(&prog, src, name, 1, hdrs, hdr_names);
     if (r) {
         snprintf(cu->msg, sizeof cu->msg, "nvrtcCreateProgram(%s): %s", name, cu->rtc.nvrtcGetErrorString(r));
         rc = OSCAR_ERR_COMPILE;
         goto done;
     }
-    r = cu->rtc.nvrtcCompileProgram(prog, n_opts + 3, all);
+    r = cu->rtc.nvrtcCompileProgram(prog, n_opts + n_extra + 3, all);
     if (cu->rtc.nvrtcGetProgramLogSize(prog, &logn) == 0 && logn > 0) {
         char *l = (char *)OSCAR_CUDA_MALLOC(logn + 1);
         if (l && cu->rtc.nvrtcGetProgramLog(prog, l) == 0) {
@@ -1723,6 +1732,7 @@ static int oscar__compile_to_image(oscar_cuda *cu, const char *file, const char 
     for (i = 0; i < n_opts; i++) key = oscar__fnv_str(key, opts[i]);
     snprintf(ver, sizeof ver, "nvrtc %d.%d driver %d arch %d ptx %d verbose %d", cu->nvrtc_major, cu->nvrtc_minor, cu->driver_version, arch, ptx, cu->verbose);
     key = oscar__fnv_str(key, ver);
+    key = oscar__fnv_str(key, cu->extra_options);
     if (key_out) *key_out = key;
     *image = oscar__cache_read(cu, key, size);
     if (*image) {
@@ -1773,7 +1783,7 @@ static int oscar__get_module(oscar_cuda *cu, int program, const oscar_cuda_varia
     oscar_cu_result r;
     if ((rc = oscar__check_variant(cu, program, v)) != OSCAR_OK) return rc;
     no = oscar__variant_options(program, v, buf, opts);
-    snprintf(key, sizeof key, "%s", file);
+    snprintf(key, sizeof key, "%s %s", file, cu->extra_options);
     for (i = 0; i < no; i++) {
         kn = strlen(key);
         snprintf(key + kn, sizeof key - kn, " %s", opts[i]);
@@ -1830,10 +1840,12 @@ typedef struct oscar__append_params {
     float k_clip, v_clip;
 } oscar__append_params;
 
+#define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
 typedef struct oscar__attn_params {
     uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt;
     int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
     float scale_log2;
+    int32_t inline_info[2 * OSCAR__INLINE_SEQS];
 } oscar__attn_params;
 
 typedef struct oscar__rot_params {
@@ -1941,6 +1953,10 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     v.page_size = kv->P;
     rc = oscar__get_module(cu, OSCAR_CUDA_PROG_APPEND, &v, &kv->mod_append);
     if (rc) return oscar__kv_fail(kv, rc);
+    {
+        oscar_cu_result r = cu->drv.cuModuleGetFunction(&kv->fn_append, kv->mod_append, "oscar_append");
+        if (r) return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append)"));
+    }
     return OSCAR_OK;
 }
 
@@ -2172,16 +2188,10 @@ static int oscar__kv_scratch(oscar_cuda_kv *kv, oscar_cu_ptr *buf, size_t *cap, 
     return OSCAR_OK;
 }
 
-static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_module mod, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params) {
+static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params) {
     oscar_cuda *cu = kv->cu;
-    oscar_cu_function fn;
     void *args[1];
-    oscar_cu_result r = cu->drv.cuModuleGetFunction(&fn, mod, fn_name);
-    if (r) return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction"));
-    if (smem > 48 * 1024) {
-        r = cu->drv.cuFuncSetAttribute(fn, OSCAR__CU_FUNC_MAX_DYN_SMEM, (int)smem);
-        if (r) return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuFuncSetAttribute"));
-    }
+    oscar_cu_result r;
     args[0] = params;
     r = cu->drv.cuLaunchKernel(fn, gx, gy, gz, block, 1, 1, smem, kv->stream, args, NULL);
     if (r) {
@@ -2316,13 +2326,13 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             unsigned blocks = (unsigned)(((size_t)n_flush * kv->Hkv * 2 + 3) / 4);
             p.jobs = kv->jobs;
             p.n_jobs = n_flush;
-            rc = oscar__launch(kv, kv->mod_append, "oscar_append", blocks, 1, 1, 128, 0, &p);
+            rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, 1, 1, 128, 0, &p);
         }
         if (!rc && n_write) {
             unsigned blocks = (unsigned)(((size_t)n_write * kv->Hkv * 2 + 3) / 4);
             p.jobs = kv->jobs + (size_t)n_flush * 4 * sizeof(int);
             p.n_jobs = n_write;
-            rc = oscar__launch(kv, kv->mod_append, "oscar_append", blocks, 1, 1, 128, 0, &p);
+            rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, 1, 1, 128, 0, &p);
         }
     }
     oscar_cuda_pop(cu);
@@ -2442,6 +2452,19 @@ static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
         return OSCAR_ERR_INVALID_ARG;
     }
     kv->smem_decode[G] = smem;
+    {
+        int occ = 0;
+        r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][0], kv->mod_decode[G], "oscar_decode");
+        if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][1], kv->mod_decode[G], "oscar_rotate_q");
+        if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
+        if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
+        if (!r) r = cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_decode[G][0], 128, (size_t)smem);
+        if (r) {
+            kv->mod_decode[G] = NULL;
+            return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "oscar_decode occupancy"));
+        }
+        kv->occ_decode[G] = occ > 0 ? occ : 1;
+    }
     return OSCAR_OK;
 }
 
@@ -2496,8 +2519,19 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         si[2 * i] = seqs[i];
         si[2 * i + 1] = n;
     }
+    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) {
+        OSCAR_CUDA_FREE(si);
+        return oscar__kv_fail(kv, rc);
+    }
+    rc = oscar__kv_decode_module(kv, G);
+    oscar_cuda_pop(cu);
+    if (rc) {
+        OSCAR_CUDA_FREE(si);
+        return rc;
+    }
     {
-        int target = 4 * (cu->sm_count > 0 ? cu->sm_count : 100);
+        /* one full wave of resident blocks */
+        int target = kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100);
         int per = kv->Hkv * n_seqs;
         splits = (target + per - 1) / per;
         if (splits > max_tiles) splits = max_tiles;
@@ -2513,11 +2547,14 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         OSCAR_CUDA_FREE(si);
         return oscar__kv_fail(kv, rc);
     }
-    rc = oscar__kv_decode_module(kv, G);
-    if (!rc) rc = oscar__kv_scratch(kv, &kv->work, &kv->work_cap, need);
-    if (!rc) {
+    rc = oscar__kv_scratch(kv, &kv->work, &kv->work_cap, need);
+    memset(&ap, 0, sizeof ap);
+    if (!rc && n_seqs > OSCAR__INLINE_SEQS) { /* small batches travel in the kernel parameters */
         r = cu->drv.cuMemcpyHtoDAsync(kv->work + off_si, si, sizeof(int) * 2 * (size_t)n_seqs, kv->stream);
         if (r) rc = oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuMemcpyHtoDAsync_v2"));
+        ap.seqinfo = kv->work + off_si;
+    } else {
+        memcpy(ap.inline_info, si, sizeof(int) * 2 * (size_t)n_seqs);
     }
     OSCAR_CUDA_FREE(si);
     qr = q;
@@ -2532,14 +2569,12 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.y = kv->work + off_q;
         rp.rot = kv->krot;
         qr = rp.y;
-        rc = oscar__launch(kv, kv->mod_decode[G], "oscar_rotate_q", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
+        rc = oscar__launch(kv, kv->fn_decode[G][1], "oscar_rotate_q", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
     }
     if (!rc) {
-        memset(&ap, 0, sizeof ap);
         ap.q = qr;
         ap.part_o = kv->work + off_o;
         ap.part_ml = kv->work + off_ml;
-        ap.seqinfo = kv->work + off_si;
         ap.pool = kv->pool;
         ap.sink = kv->sink;
         ap.win = kv->win;
@@ -2556,7 +2591,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.n_splits = splits;
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
-        rc = oscar__launch(kv, kv->mod_decode[G], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, 128, (unsigned)kv->smem_decode[G], &ap);
+        rc = oscar__launch(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, 128, (unsigned)kv->smem_decode[G], &ap);
     }
     if (!rc) {
         rp.x = 0;
@@ -2564,7 +2599,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.rot = (kv->vrot_t && !kv->absorb_v) ? kv->vrot_t : 0;
         rp.part_o = kv->work + off_o;
         rp.part_ml = kv->work + off_ml;
-        rc = oscar__launch(kv, kv->mod_decode[G], "oscar_merge", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
+        rc = oscar__launch(kv, kv->fn_decode[G][2], "oscar_merge", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
     }
     oscar_cuda_pop(cu);
     return rc;

@@ -23,15 +23,17 @@ struct oscar_append_params {
 };
 
 // Decode attention (one launch per layer and batch).
+#define OSCAR_INLINE_SEQS 64
 struct oscar_attn_params {
     oscar_u64 q;           // const float [B][Hq][D] rotated queries
     oscar_u64 part_o;      // float [B][Hq][S][D] unnormalised partial outputs
     oscar_u64 part_ml;     // float [B][Hq][S][2] running max (log2 domain) and sum
-    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer
+    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline
     oscar_u64 pool, sink, win;
     oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables
     int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
     float scale_log2;      // softmax scale * log2(e)
+    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS
 };
 
 // Query rotation and split merge (+ un-rotation).

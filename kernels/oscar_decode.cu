@@ -32,6 +32,10 @@
 #define OSCAR_TH (OSCAR_INT2 ? 64 : OSCAR_TB)
 #endif
 
+#ifndef OSCAR_MIN_BLOCKS // resident blocks per SM the register allocation must allow (0: no hint)
+#define OSCAR_MIN_BLOCKS 0
+#endif
+
 #define D OSCAR_D
 #define G OSCAR_G
 #define GS OSCAR_GS
@@ -95,13 +99,18 @@ struct oscar_tile {
 
 // dynamic shared memory the host must pass to oscar_decode (read with cuModuleGetGlobal)
 #if OSCAR_INT2
-#define SMEM_FLOATS (G * D + G * SCAP + 3 * G + 2 * G * NGR)
+#define SMEM_FLOATS (G * D + G * SCAP + 3 * G + G * NGR)
 #else
 #define SMEM_FLOATS (G * D + G * SCAP + 3 * G)
 #endif
 extern "C" __device__ int oscar_decode_smem_bytes = 2 * STAGE + SMEM_FLOATS * 4;
 
-extern "C" __global__ void __launch_bounds__(NT) oscar_decode(const oscar_attn_params p) {
+#if OSCAR_MIN_BLOCKS > 0
+#define OSCAR_DECODE_BOUNDS __launch_bounds__(NT, OSCAR_MIN_BLOCKS)
+#else
+#define OSCAR_DECODE_BOUNDS __launch_bounds__(NT)
+#endif
+extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_params p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
     float *qs = (float *)(smem + 2 * STAGE);  // [G][D]
     float *sc = qs + G * D;                   // [G][SCAP] scores, then probabilities
@@ -110,12 +119,12 @@ extern "C" __global__ void __launch_bounds__(NT) oscar_decode(const oscar_attn_p
     float *corr = lrun + G;                   // [G]
 #if OSCAR_INT2
     float *qsum = corr + G;                   // [G][NGR] sum of q over each group
-    float *macc = qsum + G * NGR;             // [G][NGR] sum of p * min (V)
 #endif
     const int tid = threadIdx.x;
     const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;
     const int Hq = p.Hkv * G;
-    const int slot = ((const int *)p.seqinfo)[2 * b], n = ((const int *)p.seqinfo)[2 * b + 1];
+    const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
+    const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
     const int ns = n < p.S0 ? n : p.S0;
     const int H = n >= p.S0 + p.W ? p.P * ((n - p.S0 - p.W) / p.P) : 0;
     const int nw = n - ns - H;
@@ -145,7 +154,6 @@ extern "C" __global__ void __launch_bounds__(NT) oscar_decode(const oscar_attn_p
         float s = 0.0f;
         for (int c = 0; c < GS; c++) s += qq[c];
         qsum[i] = s;
-        macc[i] = 0.0f;
     }
 #endif
 
@@ -238,51 +246,55 @@ extern "C" __global__ void __launch_bounds__(NT) oscar_decode(const oscar_attn_p
         // ---- scores: thread (token, head set) ----
 #if OSCAR_INT2
         if (i2) {
-            const int NHG = NT / HCAP, SH = (G + NHG - 1) / NHG;
-            const int tt = tid % HCAP, hg = tid / HCAP;
-            if (tt < nv && hg < G) {
-                float dot[(G + (NT / HCAP) - 1) / (NT / HCAP)];
+            // TPT adjacent threads per token split the (chunk, quarter) pairs of its code row and
+            // score all G heads, so each code is unpacked once; partial dots meet by shuffles
+            const int TPT = NT / HCAP, NPAIR = (D / 64) * 4;
+            const int tt = tid / TPT, sub = tid % TPT;
+            float dot[G];
 #pragma unroll
-                for (int s = 0; s < SH; s++) dot[s] = 0.0f;
+            for (int s = 0; s < G; s++) dot[s] = 0.0f;
+            if (tt < nv) {
                 const oscar_u8 *kc = st + I2_KC + tt * CSB;
                 const oscar_u32 *ks = (const oscar_u32 *)(st + I2_KS) + tt * NGR;
 #pragma unroll
-                for (int ch = 0; ch < D / 64; ch++) {
-                    const uint4 w = *(const uint4 *)(kc + ch * 16);
-                    const oscar_u32 wv[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-                    for (int qd = 0; qd < 4; qd++) {
+                for (int k = 0; k < (NPAIR + TPT - 1) / TPT; k++) {
+                    const int pi = sub + k * TPT;
+                    if (pi < NPAIR) {
+                        const int ch = pi % (D / 64), qd = pi / (D / 64);
+                        const uint4 w = *(const uint4 *)(kc + ch * 16);
+                        const oscar_u32 wv[4] = {w.x, w.y, w.z, w.w};
                         const int c0 = qd * (D / 4) + ch * 16;
                         const float scl = oscar_f16_to_f32((oscar_u16)(ks[c0 / GS] & 0xffffu));
-                        float part[(G + (NT / HCAP) - 1) / (NT / HCAP)];
+                        float part[G];
 #pragma unroll
-                        for (int s = 0; s < SH; s++) part[s] = 0.0f;
+                        for (int s = 0; s < G; s++) part[s] = 0.0f;
 #pragma unroll
                         for (int e = 0; e < 4; e++) {
                             const oscar_u32 m = (wv[e] >> (2 * qd)) & 0x03030303u;
                             const float f0 = oscar_byte_f(m, 0), f1 = oscar_byte_f(m, 1), f2 = oscar_byte_f(m, 2), f3 = oscar_byte_f(m, 3);
 #pragma unroll
-                            for (int s = 0; s < SH; s++) {
-                                const int h = hg + s * NHG;
-                                if (h < G) {
-                                    const float4 q4 = *(const float4 *)(qs + h * D + c0 + 4 * e);
-                                    part[s] += f0 * q4.x + f1 * q4.y + f2 * q4.z + f3 * q4.w;
-                                }
+                            for (int s = 0; s < G; s++) {
+                                const float4 q4 = *(const float4 *)(qs + s * D + c0 + 4 * e);
+                                part[s] += f0 * q4.x + f1 * q4.y + f2 * q4.z + f3 * q4.w;
                             }
                         }
 #pragma unroll
-                        for (int s = 0; s < SH; s++) dot[s] += scl * part[s];
+                        for (int s = 0; s < G; s++) dot[s] += scl * part[s];
                     }
                 }
+            }
 #pragma unroll
-                for (int s = 0; s < SH; s++) {
-                    const int h = hg + s * NHG;
-                    if (h < G) {
-                        float d0 = dot[s];
+            for (int o = 1; o < TPT; o <<= 1)
 #pragma unroll
-                        for (int k = 0; k < NGR; k++) d0 += oscar_f16_to_f32((oscar_u16)(ks[k] >> 16)) * qsum[h * NGR + k];
-                        sc[h * SCAP + tt] = d0 * p.scale_log2;
-                    }
+                for (int s = 0; s < G; s++) dot[s] += __shfl_xor_sync(0xffffffffu, dot[s], o);
+            if (tt < nv && sub == 0) {
+                const oscar_u32 *ks = (const oscar_u32 *)(st + I2_KS) + tt * NGR;
+#pragma unroll
+                for (int s = 0; s < G; s++) {
+                    float d0 = dot[s];
+#pragma unroll
+                    for (int k = 0; k < NGR; k++) d0 += oscar_f16_to_f32((oscar_u16)(ks[k] >> 16)) * qsum[s * NGR + k];
+                    sc[s * SCAP + tt] = d0 * p.scale_log2;
                 }
             }
         } else
@@ -350,19 +362,6 @@ extern "C" __global__ void __launch_bounds__(NT) oscar_decode(const oscar_attn_p
         }
         __syncthreads();
 
-#if OSCAR_INT2
-        // sum over tokens of p * min for every (head, group)
-        for (int i = tid; i < G * NGR; i += NT) {
-            const int h = i / NGR, k = i % NGR;
-            float s = 0.0f;
-            if (i2) {
-                const oscar_u32 *vs = (const oscar_u32 *)(st + I2_VS);
-                for (int tt = 0; tt < nv; tt++) s += sc[h * SCAP + tt] * oscar_f16_to_f32((oscar_u16)(vs[tt * NGR + k] >> 16));
-            }
-            macc[i] = macc[i] * corr[h] + s;
-        }
-#endif
-
         // ---- values: thread (4-channel column in each quarter, head set, token group) ----
         if (vact) {
 #pragma unroll
@@ -376,25 +375,20 @@ extern "C" __global__ void __launch_bounds__(NT) oscar_decode(const oscar_attn_p
                 for (int tt = vtg; tt < nv; tt += NTG) {
                     const oscar_u32 word = *(const oscar_u32 *)(st + I2_VC + tt * CSB + 4 * vw);
                     const oscar_u32 *vs = (const oscar_u32 *)(st + I2_VS) + tt * NGR;
-                    float vsc[4];
-#pragma unroll
-                    for (int qd = 0; qd < 4; qd++) vsc[qd] = oscar_f16_to_f32((oscar_u16)(vs[(qd * (D / 4) + 4 * vw) / GS] & 0xffffu));
-                    float cf[16];
+                    float dv[16]; // dequantised once, shared by the HPT heads: min + code * scale
 #pragma unroll
                     for (int qd = 0; qd < 4; qd++) {
+                        const oscar_u32 smv = vs[(qd * (D / 4) + 4 * vw) / GS];
+                        const float vsc = oscar_f16_to_f32((oscar_u16)(smv & 0xffffu)), vmn = oscar_f16_to_f32((oscar_u16)(smv >> 16));
                         const oscar_u32 m = (word >> (2 * qd)) & 0x03030303u;
 #pragma unroll
-                        for (int e = 0; e < 4; e++) cf[qd * 4 + e] = oscar_byte_f(m, e);
+                        for (int e = 0; e < 4; e++) dv[qd * 4 + e] = fmaf(oscar_byte_f(m, e), vsc, vmn);
                     }
 #pragma unroll
                     for (int s = 0; s < HPT; s++) {
                         const float pf = sc[(vhs * HPT + s) * SCAP + tt];
 #pragma unroll
-                        for (int qd = 0; qd < 4; qd++) {
-                            const float wq = pf * vsc[qd];
-#pragma unroll
-                            for (int e = 0; e < 4; e++) acc[s][qd * 4 + e] += wq * cf[qd * 4 + e];
-                        }
+                        for (int i = 0; i < 16; i++) acc[s][i] += pf * dv[i];
                     }
                 }
             } else
@@ -439,9 +433,6 @@ extern "C" __global__ void __launch_bounds__(NT) oscar_decode(const oscar_attn_p
         float s = 0.0f;
 #pragma unroll 4
         for (int g2 = 0; g2 < NTG; g2++) s += red[(size_t)g2 * G * D + i];
-#if OSCAR_INT2
-        s += macc[(i / D) * NGR + (i % D) / GS];
-#endif
         const int h = j * G + i / D;
         ((float *)p.part_o)[(((size_t)b * Hq + h) * p.n_splits + split) * D + (i % D)] = s;
     }

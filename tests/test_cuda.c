@@ -706,6 +706,60 @@ static void test_nonfinite(oscar_cuda *cu) {
     harness_free(&hs);
 }
 
+/* a batch wider than the kernel-parameter fast path (seqinfo goes through device memory) */
+static void test_wide_batch(oscar_cuda *cu) {
+    harness hs;
+    oscar_kv_config cfg;
+    enum { NS = 70 };
+    int seqs[NS], i, r, Hkv = 1, d = 64;
+    double worst = 0.0;
+    if (g_only && !strstr("wide batch", g_only)) return;
+    memset(&hs, 0, sizeof hs);
+    hs.cu = cu;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = 1;
+    cfg.n_kv_heads = Hkv;
+    cfg.head_dim = d;
+    cfg.mode = OSCAR_KV_INT2;
+    cfg.group_size = 32;
+    cfg.window = 64;
+    cfg.page_size = 32;
+    cfg.max_pages = 1024;
+    cfg.max_seqs = NS;
+    hs.gen.d = d;
+    hs.gen.Hkv = Hkv;
+    for (i = 0; i < 4; i++) {
+        hs.gen.out_ch[i] = 3 + i * 11;
+        hs.gen.out_mul[i] = 6.0f;
+    }
+    if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
+        printf("FAIL wide batch: init: %s %s\n", hs.cpu.msg, hs.gpu.msg);
+        g_fail++;
+        harness_free(&hs);
+        return;
+    }
+    for (i = 0; i < NS; i++) {
+        oscar_kv_seq_create(&hs.cpu, &seqs[i]);
+        oscar_cuda_kv_seq_create(&hs.gpu, &seqs[i]);
+        if (append_both(&hs, seqs[i], seqs[i], 1 + (i * 37) % 300)) {
+            g_fail++;
+            harness_free(&hs);
+            return;
+        }
+    }
+    for (r = 0; r < 3; r++)
+        if (append_batch_both(&hs, seqs, NS)) {
+            g_fail++;
+            harness_free(&hs);
+            return;
+        }
+    for (i = 0; i < NS; i += 9) compare_cache(&hs, seqs[i], "wide batch");
+    compare_attention(&hs, seqs, NS, 2 * Hkv, "wide batch", &worst);
+    compare_attention(&hs, seqs + 1, 40, 2 * Hkv, "wide batch", &worst);
+    printf("ok   %-52s seqs %d  worst err/tol %.3f\n", "wide batch", NS, worst);
+    harness_free(&hs);
+}
+
 static void test_gpu(int quick) {
     oscar_cuda cu;
     oscar_cuda_config cc;
@@ -777,7 +831,8 @@ static void test_gpu(int quick) {
     }
     for (i = 0; i < n; i++) run_case(&cu, &cases[i]);
     test_nonfinite(&cu);
-    printf("GPU checks: %d cases in %.1f s\n", n + 1, now_s() - t0);
+    if (!quick) test_wide_batch(&cu);
+    printf("GPU checks: %d cases in %.1f s\n", n + (quick ? 1 : 2), now_s() - t0);
     oscar_cuda_free(&cu);
 }
 
