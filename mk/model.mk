@@ -46,7 +46,7 @@ $(BUILD)/test_model: tests/test_model.c cli/llama.c $(CLI_HDR) | $(BUILD)
 	$(CC) $(CSTD) $(CFLAGS) $(WARN) tests/test_model.c cli/llama.c -o $@ $(LDLIBS)
 
 # test-gguf: the GGUF reader on malformed files (and on the model when it is there)
-test-gguf: $(BUILD)/test_gguf
+test-gguf: model $(BUILD)/test_gguf
 	./$(BUILD)/test_gguf $(MODEL_GGUF)
 
 # test-model: tokenizer (ids, and HF tokenizers on a mixed text), forward pass vs the numpy
