@@ -65,6 +65,25 @@
      the host, so appends and attention launch without synchronising.
      Restrictions: d in {64, 128, 256}; INT2 group size >= 16; page size a multiple of 4;
      Hq / Hkv <= 32.
+     Bit-identity assumes the CPU side is built without floating-point contraction (the rotation
+     x . R accumulates in fp32, i ascending, one rounded multiply and one rounded add per term):
+     gcc's -std=c99 default (-ffp-contract=off) does that; clang with FMA targets needs
+     -ffp-contract=off.
+
+   KERNELS (the .cu files in kernels/, embedded below: `make embed` after an edit; check-embed)
+     oscar_append   one warp per (token, KV head, K|V) row: rotate (fp32, CPU order), round to
+                    BF16, store the sink/window row, or for flushed positions clip (exact k-th
+                    smallest |x| by a 31-step bisection on the bit patterns), quantise and pack.
+                    A bulk append quantises flushed tokens straight from the input and writes
+                    only the tokens still in the window at the end, in two ordered launches.
+     oscar_decode   grid (splits, Hkv, batch), 128 threads. Walks a run of tiles (64 history
+                    rows or up to 4096/d BF16 rows) staged by 16-byte cp.async into two shared
+                    buffers; scores all G query heads of the KV head in one pass over the data,
+                    online softmax, values accumulated in registers; writes (o, max, sum) per split.
+                    Splits: one full wave of resident blocks over batch x Hkv.
+     oscar_rotate_q, oscar_merge   q . R_k before; log-sum-exp merge of the splits and . R_v^T
+                    (skipped with absorb_v) after. Specialised by -D for d, group, G, page tile;
+                    each specialisation is compiled once per context (about a second) and kept.
 
    ERRORS
      Every function returns an oscar_result. Detail (which library was tried, the driver's error
@@ -1576,7 +1595,7 @@ static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *sr
     const char **all;
     char extra[256], *tok[16];
     size_t n = 0, logn = 0;
-    int i, rc = OSCAR_OK, n_extra = 0;
+    int i, rc = OSCAR_OK, n_extra = 0, n_fixed;
     *image = NULL;
     *size = 0;
     if (!cu->lib_nvrtc) {
@@ -1601,16 +1620,17 @@ static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *sr
     snprintf(archopt, sizeof archopt, "-arch=%s_%d", ptx ? "compute" : "sm", arch);
     all[0] = archopt;
     all[1] = "-std=c++17";
-    all[2] = cu->verbose ? "-lineinfo" : "-DOSCAR_QUIET=1";
-    for (i = 0; i < n_opts; i++) all[3 + i] = opts[i];
-    for (i = 0; i < n_extra; i++) all[3 + n_opts + i] = tok[i];
+    n_fixed = 2;
+    if (cu->verbose) all[n_fixed++] = "-lineinfo";
+    for (i = 0; i < n_opts; i++) all[n_fixed + i] = opts[i];
+    for (i = 0; i < n_extra; i++) all[n_fixed + n_opts + i] = tok[i];
     r = cu->rtc.nvrtcCreateProgram(&prog, src, name, 1, hdrs, hdr_names);
     if (r) {
         snprintf(cu->msg, sizeof cu->msg, "nvrtcCreateProgram(%s): %s", name, cu->rtc.nvrtcGetErrorString(r));
         rc = OSCAR_ERR_COMPILE;
         goto done;
     }
-    r = cu->rtc.nvrtcCompileProgram(prog, n_opts + n_extra + 3, all);
+    r = cu->rtc.nvrtcCompileProgram(prog, n_fixed + n_opts + n_extra, all);
     if (cu->rtc.nvrtcGetProgramLogSize(prog, &logn) == 0 && logn > 0) {
         char *l = (char *)OSCAR_CUDA_MALLOC(logn + 1);
         if (l && cu->rtc.nvrtcGetProgramLog(prog, l) == 0) {

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -129,6 +131,55 @@ static void test_loader_errors(void) {
     CHECK(strcmp(oscar_result_string(OSCAR_ERR_DRIVER_STUB), oscar_result_string(OSCAR_ERR_NO_DRIVER)) != 0, "distinct result strings");
 }
 
+/* the opt-in disk cache: a file appears, is used, and a damaged one is recompiled */
+static void test_disk_cache(void) {
+    oscar_cuda cu;
+    oscar_cuda_config cc;
+    oscar_cuda_variant v = {64, 32, 2, 1, 64};
+    char dir[128], path[400], cmd[300];
+    size_t b1 = 0, b2 = 0;
+    int rc, found = 0;
+    FILE *f;
+    DIR *dd;
+    struct dirent *de;
+    snprintf(dir, sizeof dir, "/tmp/oscar-cuda-cache-test-%ld", (long)getpid());
+    if (mkdir(dir, 0700) != 0) {
+        printf("SKIP: disk cache check (cannot create %s)\n", dir);
+        return;
+    }
+    memset(&cc, 0, sizeof cc);
+    cc.compile_only = 1;
+    cc.cache_dir = dir;
+    if (oscar_cuda_init(&cu, &cc) != OSCAR_OK) {
+        oscar_cuda_free(&cu);
+        rmdir(dir);
+        return;
+    }
+    rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_APPEND, &v, 90, 0, &b1);
+    CHECK(rc == OSCAR_OK && b1 > 0, "compile with a disk cache: %s", cu.msg);
+    path[0] = 0;
+    if ((dd = opendir(dir)) != NULL) {
+        while ((de = readdir(dd)) != NULL)
+            if (strncmp(de->d_name, "oscar-", 6) == 0 && strstr(de->d_name, ".tmp") == NULL) {
+                found++;
+                snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+            }
+        closedir(dd);
+    }
+    CHECK(found == 1, "one cache file written (%d)", found);
+    rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_APPEND, &v, 90, 0, &b2);
+    CHECK(rc == OSCAR_OK && b2 == b1, "compile from the disk cache: %d, %zu vs %zu bytes", rc, b2, b1);
+    if (path[0] && (f = fopen(path, "wb")) != NULL) { /* damaged entry: ignored, rebuilt */
+        fputs("OSCARKC1 garbage", f);
+        fclose(f);
+        rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_APPEND, &v, 90, 0, &b2);
+        CHECK(rc == OSCAR_OK && b2 == b1, "a damaged cache file is recompiled: %d", rc);
+    }
+    oscar_cuda_free(&cu);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
+}
+
 static int test_compile(void) {
     oscar_cuda cu;
     oscar_cuda_config cc;
@@ -169,6 +220,7 @@ static int test_compile(void) {
         CHECK(rc == OSCAR_ERR_DIM, "head_dim 96 is refused (%d)", rc);
     }
     oscar_cuda_free(&cu);
+    test_disk_cache();
 
     for (a = 0; a < 2; a++)
         for (d = 0; d < 3; d++)
