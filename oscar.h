@@ -924,7 +924,17 @@ OSCAR_DEF double oscar_rotation_orth_error(const float *R, int d) {
     return worst;
 }
 
+/* x . R must round exactly like the GPU write path (one multiply, one add, in increasing i):
+   floating-point contraction into fused multiply-adds is switched off for this function (gcc:
+   whatever the flags; clang: unless -ffp-contract=fast is given, which overrides the pragma). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
 OSCAR_DEF void oscar_rotate_rows(float *y, const float *x, const float *R, int n, int d, int transpose) {
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
     int r, i, j;
     if (!y || !x || !R || n < 1 || d < 1) return;
     for (r = 0; r < n; r++) {
@@ -947,6 +957,9 @@ OSCAR_DEF void oscar_rotate_rows(float *y, const float *x, const float *R, int n
         }
     }
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 /* >>int2 ------------------------------------------------------------------------------------- */
 /* k-th smallest of a[0..n) (quickselect, a is reordered) */
