@@ -795,8 +795,17 @@ int oscar_cli_ppl(int argc, char **argv) {
                 }
             }
             for (c = 0; c < nc; c++) /* the cache's size when it holds the context's tokens */
-                if (s < ctxs[c] && s + P.B >= ctxs[c])
+                if (s < ctxs[c] && s + P.B >= ctxs[c]) {
+                    double n = scored[c] ? (double)scored[c] : 1.0;
                     for (i = 0; i < nm; i++) ev_modes_bits(&E, i, &bits[c][i][0], &bits[c][i][1]);
+                    if (prog.show == 2 || (windows == 1 && nc > 1)) { /* partial results of long runs */
+                        fprintf(stderr, "%scontext %d, window %d: %lld scored;", prog.show == 1 ? "\n" : "", ctxs[c], w + 1, (long long)scored[c]);
+                        for (i = 0; i < nm; i++)
+                            fprintf(stderr, " %s PPL %.4f KLD %.5f top-1 %.4f;", kvm_names[E.modes[i]], exp(acc[c][i][0] / n), acc[c][i][1] / n,
+                                    acc[c][i][2] / n);
+                        fprintf(stderr, "\n");
+                    }
+                }
             ev_prog_update(&prog, (int64_t)w * ctx + s + P.B);
         }
         if (windows > 1 && !json) {
