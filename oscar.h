@@ -40,7 +40,7 @@
      >>rot        oscar_rotations_alloc/_free/_save/_load/_set_fixed/_k/_v
      >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row, oscar_int2_dequantize_row,
                   oscar_int2_quantize_channels, oscar_int2_dequantize_channels (KIVI-2 keys)
-     >>kv         oscar_kv_init/_free, oscar_kv_seq_create/_fork/_release/_length,
+     >>kv         oscar_kv_config_resolve, oscar_kv_init/_free, oscar_kv_seq_create/_fork/_release/_length,
                   oscar_kv_append, oscar_kv_segments, oscar_kv_read_row, oscar_kv_memory_usage,
                   oscar_kv_block_table, oscar_kv_page_ptr, oscar_kv_sink_ptr, oscar_kv_window_ptr
      >>attn       oscar_kv_attend, oscar_attend_rows (plain softmax attention over rows)
@@ -318,6 +318,10 @@ typedef struct oscar_kv_memory {
     double history_bits_per_element;   /* bits per element inside the INT2 region */
 } oscar_kv_memory;
 
+/* out <- in with every default filled in (all-zero fields, OSCAR_NONE), validated; rot is kept
+   only for OSCAR_KV_INT2. What oscar_kv_init (and the GPU cache) run first. msg: NULL or
+   OSCAR_MSG_SIZE bytes. */
+OSCAR_API int oscar_kv_config_resolve(oscar_kv_config *out, const oscar_kv_config *in, char *msg);
 OSCAR_API int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg);
 OSCAR_API void oscar_kv_free(oscar_kv *kv);
 OSCAR_API int oscar_kv_seq_create(oscar_kv *kv, int *seq);
@@ -1105,24 +1109,21 @@ static int oscar__kv_seq_ok(const oscar_kv *kv, int seq) {
     return kv && kv->seqs && seq >= 0 && seq < kv->cfg.max_seqs && kv->seqs[seq].used;
 }
 
-OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
+OSCAR_DEF int oscar_kv_config_resolve(oscar_kv_config *out, const oscar_kv_config *in, char *msg) {
     oscar_kv_config c;
-    size_t pool_bytes, dd;
-    int d, i;
-    if (!kv) return OSCAR_ERR_NULL;
-    memset(kv, 0, sizeof(*kv));
-    if (!cfg_in) return oscar__fail(kv->msg, OSCAR_ERR_NULL, "kv_init: null config");
-    c = *cfg_in;
+    int d;
+    if (!out || !in) return oscar__fail(msg, OSCAR_ERR_NULL, "kv config: null pointer");
+    c = *in;
     d = c.head_dim;
     if (c.n_layers < 1 || c.n_kv_heads < 1)
-        return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: n_layers (%d) and n_kv_heads (%d) must be >= 1", c.n_layers, c.n_kv_heads);
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: n_layers (%d) and n_kv_heads (%d) must be >= 1", c.n_layers, c.n_kv_heads);
     if (!oscar_is_pow2(d) || d < 4 || d > OSCAR_MAX_HEAD_DIM)
-        return oscar__fail(kv->msg, OSCAR_ERR_DIM, "kv_init: head_dim %d is not a power of two in [4, %d]", d, OSCAR_MAX_HEAD_DIM);
+        return oscar__fail(msg, OSCAR_ERR_DIM, "kv config: head_dim %d is not a power of two in [4, %d]", d, OSCAR_MAX_HEAD_DIM);
     if (c.mode != OSCAR_KV_BF16 && c.mode != OSCAR_KV_INT2 && c.mode != OSCAR_KV_KIVI2)
-        return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: unknown mode %d", c.mode);
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: unknown mode %d", c.mode);
     if (c.group_size == 0) c.group_size = d < 128 ? d : 128;
     if (!oscar_is_pow2(c.group_size) || c.group_size > d || d % c.group_size)
-        return oscar__fail(kv->msg, OSCAR_ERR_DIM, "kv_init: group size %d is not a power of two dividing head_dim %d", c.group_size, d);
+        return oscar__fail(msg, OSCAR_ERR_DIM, "kv config: group size %d is not a power of two dividing head_dim %d", c.group_size, d);
     if (c.sink == 0) c.sink = 64;
     else if (c.sink == OSCAR_NONE) c.sink = 0;
     if (c.window == 0) c.window = 256;
@@ -1131,15 +1132,29 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
     if (c.max_pages == 0) c.max_pages = 1024;
     if (c.max_seqs == 0) c.max_seqs = 16;
     if (c.sink < 0 || c.window < 0 || c.page_size < 1 || c.max_pages < 1 || c.max_seqs < 1)
-        return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: negative sink/window or page_size/max_pages/max_seqs < 1");
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: negative sink/window or page_size/max_pages/max_seqs < 1");
     if (c.sink > (1 << 20) || c.window > (1 << 20) || c.page_size > (1 << 16))
-        return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "kv_init: sink %d, window %d or page %d too large", c.sink, c.window, c.page_size);
+        return oscar__fail(msg, OSCAR_ERR_RANGE, "kv config: sink %d, window %d or page %d too large", c.sink, c.window, c.page_size);
     if (c.window % c.page_size)
-        return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "kv_init: page size %d must divide the window %d", c.page_size, c.window);
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: page size %d must divide the window %d", c.page_size, c.window);
     if (c.k_clip == 0.0f) c.k_clip = 0.96f;
     if (c.v_clip == 0.0f) c.v_clip = 0.92f;
     if (!(c.k_clip <= 1.0f) || !(c.v_clip <= 1.0f))
-        return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "kv_init: clip ratios must be <= 1 (or negative to disable)");
+        return oscar__fail(msg, OSCAR_ERR_RANGE, "kv config: clip ratios must be <= 1 (or negative to disable)");
+    if (c.mode != OSCAR_KV_INT2) c.rot = NULL; /* rotations apply to OSCAR_KV_INT2 only */
+    *out = c;
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
+    oscar_kv_config c;
+    size_t pool_bytes, dd;
+    int d, i;
+    if (!kv) return OSCAR_ERR_NULL;
+    memset(kv, 0, sizeof(*kv));
+    if (!cfg_in) return oscar__fail(kv->msg, OSCAR_ERR_NULL, "kv_init: null config");
+    if ((i = oscar_kv_config_resolve(&c, cfg_in, kv->msg)) != OSCAR_OK) return i;
+    d = c.head_dim;
     kv->d = d;
     kv->g = c.group_size;
     kv->S0 = c.sink;
