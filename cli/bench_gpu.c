@@ -293,12 +293,14 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
     double copy_ms = 0.0, bw;
     time_t now = time(NULL);
     char date[64];
+    const char *csv_path = NULL;
+    FILE *csv = NULL;
     memset(&cc, 0, sizeof cc);
     for (i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n");
             return 0;
         }
@@ -314,8 +316,9 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--group")) g = atoi(v);
         else if (!strcmp(a, "--iters")) iters = atoi(v);
         else if (!strcmp(a, "--device")) cc.device = atoi(v);
+        else if (!strcmp(a, "--csv")) csv_path = v;
         else {
-            fprintf(stderr, "usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0]\n");
+            fprintf(stderr, "usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE]\n");
             return 2;
         }
         i++;
@@ -337,6 +340,8 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
     printf("copy bandwidth: 1 GiB device-to-device in %.3f ms = %.0f GB/s (bytes read + written)\n", copy_ms, bw);
     printf("decode attention, Hq=%d Hkv=%d d=%d group=%d, sink 64 / window 256 / page 64, median of %d calls%s%s\n", Hq, Hkv, d, g, iters,
            cu.extra_options[0] ? ", NVRTC options: " : "", cu.extra_options);
+    if (csv_path && !(csv = fopen(csv_path, "w"))) fprintf(stderr, "bench --gpu: cannot write %s\n", csv_path);
+    if (csv) fprintf(csv, "mode,batch,context,hq,hkv,dim,group,time_us,min_us,b2b_us,kv_mb,gbs,copy_gbs,pct_copy\n");
     printf("time_us: median of events around each call; b2b_us: %d calls back to back / %d; GB/s: KV bytes read / time_us\n", iters, iters);
     printf("%-5s %5s %8s %6s %9s %9s %9s %9s %7s %6s %8s\n", "mode", "batch", "context", "layers", "time_us", "min_us", "b2b_us", "KV_MB", "GB/s", "%copy", "vs_bf16");
     for (bi = 0; bi < nb; bi++)
@@ -353,10 +358,18 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
                 printf("%-5s %5d %8d %6d %9.1f %9.1f %9.1f %9.2f %7.0f %5.0f%% %8s\n", "int2", batches[bi], ctxs[ci], r2.layers, r2.us, r2.min_us, r2.pipe_us, r2.kv_mb,
                        r2.gbs, bw > 0 ? 100.0 * r2.gbs / bw : 0.0, sp);
             }
+            if (csv && ok16)
+                fprintf(csv, "bf16,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.3f,%.1f,%.1f,%.2f\n", batches[bi], ctxs[ci], Hq, Hkv, d, g, r16.us, r16.min_us, r16.pipe_us, r16.kv_mb, r16.gbs, bw,
+                        bw > 0 ? 100.0 * r16.gbs / bw : 0.0);
+            if (csv && ok2)
+                fprintf(csv, "int2,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.3f,%.1f,%.1f,%.2f\n", batches[bi], ctxs[ci], Hq, Hkv, d, g, r2.us, r2.min_us, r2.pipe_us, r2.kv_mb, r2.gbs, bw,
+                        bw > 0 ? 100.0 * r2.gbs / bw : 0.0);
+            if (csv) fflush(csv);
             free(r16.out);
             free(r2.out);
             r16.out = r2.out = NULL;
         }
+    if (csv) fclose(csv);
     oscar_cuda_free(&cu);
     return 0;
 }

@@ -59,6 +59,25 @@
 #define HPT 1
 #endif
 #define HS (G / HPT)
+
+// OSCAR_MMA (default 1 on sm_80+): INT2 history tiles on tensor cores (mma.sync m16n8k16, f16 in,
+// fp32 accumulate). Codes 0..3 are exact in fp16; queries and softmax weights are split into
+// hi + lo fp16 halves after a power-of-two scaling, so products keep fp32-level accuracy.
+#ifndef OSCAR_MMA
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define OSCAR_MMA 1
+#else
+#define OSCAR_MMA 0
+#endif
+#endif
+#if OSCAR_MMA && OSCAR_INT2 && (OSCAR_TH % 16) == 0 && OSCAR_GS >= OSCAR_D / 4
+#define I2MMA 1
+#else
+#define I2MMA 0
+#endif
+#define NH8 ((G + 7) / 8)     // head tiles of 8 (score MMA: N = heads)
+#define MT16 ((G + 15) / 16)  // head tiles of 16 (value MMA: M = heads)
+#define NTQ (D / 32)          // value MMA n-tiles per quarter of the channels
 #define WPR (D / 16)               // threads across a row: each owns 4 channels per quarter
 #define NTG (NT / (WPR * HS))      // token groups
 #if NTG < 1
@@ -98,12 +117,44 @@ struct oscar_tile {
 };
 
 // dynamic shared memory the host must pass to oscar_decode (read with cuModuleGetGlobal)
-#if OSCAR_INT2
+#if I2MMA
+// + qfrag [NH8][D/16][32] uint4, qmul/qinv [G], whi/wlo [NGR][G][TH] halves, winv [NGR][G], accmn [G][NGR]
+#define WST (TH + 8)
+#define SMEM_FLOATS (G * D + G * SCAP + 3 * G + G * NGR + 4 + NH8 * (D / 16) * 32 * 4 + 2 * G + NGR * G * WST + 2 * NGR * G)
+#elif OSCAR_INT2
 #define SMEM_FLOATS (G * D + G * SCAP + 3 * G + G * NGR)
 #else
 #define SMEM_FLOATS (G * D + G * SCAP + 3 * G)
 #endif
 extern "C" __device__ int oscar_decode_smem_bytes = 2 * STAGE + SMEM_FLOATS * 4;
+
+#if I2MMA
+// codes (bytes 0..3 of x, values 0..3) sel 0x4140: bytes 0,1 -> half2; 0x4342: bytes 2,3
+static __device__ __forceinline__ oscar_u32 oscar_h2_codes(oscar_u32 x, oscar_u32 sel) {
+    const oscar_u32 r = __byte_perm(x, 0x64646464u, sel); // halves 1024 + code
+    oscar_u32 o;
+    asm("sub.f16x2 %0, %1, %2;" : "=r"(o) : "r"(r), "r"(0x64006400u));
+    return o;
+}
+static __device__ __forceinline__ void oscar_mma16816(float c[4], oscar_u32 a0, oscar_u32 a1, oscar_u32 a2, oscar_u32 a3, oscar_u32 b0, oscar_u32 b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+// a power of two m such that |x| * m lies in [2^14, 2^15) (x > 0 finite normal); *inv = 1 / m
+static __device__ __forceinline__ float oscar_pow2_norm(float x, float *inv) {
+    int e = (int)((__float_as_uint(x) >> 23) & 0xffu);
+    int k = 268 - e;
+    k = k < 1 ? 1 : (k > 253 ? 253 : k);
+    *inv = __uint_as_float((oscar_u32)(254 - k) << 23);
+    return __uint_as_float((oscar_u32)k << 23);
+}
+static __device__ __forceinline__ oscar_u32 oscar_f16_split(float v, oscar_u16 *lo) {
+    const oscar_u16 h = oscar_f32_to_f16(v);
+    *lo = oscar_f32_to_f16(v - oscar_f16_to_f32(h));
+    return h;
+}
+#endif
 
 #if OSCAR_MIN_BLOCKS > 0
 #define OSCAR_DECODE_BOUNDS __launch_bounds__(NT, OSCAR_MIN_BLOCKS)
@@ -120,7 +171,19 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #if OSCAR_INT2
     float *qsum = corr + G;                   // [G][NGR] sum of q over each group
 #endif
+#if I2MMA
+    uint4 *qfrag = (uint4 *)(smem + 2 * STAGE + ((G * D + G * SCAP + 3 * G + G * NGR) * 4 + 15) / 16 * 16); // [NH8][D/16][32]
+    float *qmul = (float *)(qfrag + NH8 * (D / 16) * 32); // [G]
+    float *qinv = qmul + G;                               // [G]
+    oscar_u16 *whi = (oscar_u16 *)(qinv + G);             // [NGR][G][WST] (rows padded: no bank conflicts)
+    oscar_u16 *wlo = whi + NGR * G * WST;                 // [NGR][G][WST]
+    float *winv = (float *)(wlo + NGR * G * WST);         // [NGR][G]
+    float *accmn = winv + NGR * G;                        // [G][NGR] running sum of p * min
+#endif
     const int tid = threadIdx.x;
+#if I2MMA
+    const int warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
+#endif
     const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;
     const int Hq = p.Hkv * G;
     const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
@@ -155,6 +218,43 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
         for (int c = 0; c < GS; c++) s += qq[c];
         qsum[i] = s;
     }
+#endif
+#if I2MMA
+    for (int h = warp; h < G; h += NT / 32) {
+        float m = 0.0f;
+        for (int c = lane; c < D; c += 32) m = fmaxf(m, fabsf(qs[h * D + c]));
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+        if (lane == 0) {
+            float inv;
+            qmul[h] = oscar_pow2_norm(m, &inv);
+            qinv[h] = inv;
+        }
+    }
+    for (int i = tid; i < G * NGR; i += NT) accmn[i] = 0.0f;
+    __syncthreads();
+    for (int i = tid; i < NH8 * (D / 16) * 32; i += NT) {
+        const int ln = i % 32, ks = (i / 32) % (D / 16), nt = i / (32 * (D / 16));
+        const int h = nt * 8 + (ln >> 2), qd = ks / (D / 64), ch = ks % (D / 64);
+        const int c = qd * (D / 4) + 16 * ch + 4 * (ln & 3);
+        oscar_u32 hi[4] = {0, 0, 0, 0}, lo[4] = {0, 0, 0, 0};
+        if (h < G) {
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                oscar_u16 l;
+                hi[e] = oscar_f16_split(qs[h * D + c + e] * qmul[h], &l);
+                lo[e] = l;
+            }
+        }
+        qfrag[i] = make_uint4(hi[0] | hi[1] << 16, hi[2] | hi[3] << 16, lo[0] | lo[1] << 16, lo[2] | lo[3] << 16);
+    }
+    float macc[MT16][NTQ][4];
+#pragma unroll
+    for (int mt = 0; mt < MT16; mt++)
+#pragma unroll
+        for (int jn = 0; jn < NTQ; jn++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) macc[mt][jn][e] = 0.0f;
 #endif
 
     // value accumulator ownership: channels qd*D/4 + 4*w + e (qd, e in 0..3)
@@ -244,7 +344,54 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #endif
 
         // ---- scores: thread (token, head set) ----
-#if OSCAR_INT2
+#if I2MMA
+        if (i2) {
+            // warp: 16 tokens x 8 heads per MMA; A = codes [token][channel], B = query [channel][head].
+            // k-step ks covers quarter qd = ks / (D/64), bytes 16 ch .. 16 ch + 15 (ch = ks % (D/64)) of
+            // the code row; lane (lg, lt) holds byte word lt: its bytes e = 0..3 are k = 2lt, 2lt+1,
+            // 2lt+8, 2lt+9 (the query fragments use the same order)
+            for (int m0 = warp * 16; m0 < TH; m0 += NT / 2) {
+                const oscar_u8 *r0p = st + I2_KC + (m0 + lg) * CSB + 4 * lt, *r1p = r0p + 8 * CSB;
+                const oscar_u32 *ks0 = (const oscar_u32 *)(st + I2_KS) + (m0 + lg) * NGR, *ks1 = ks0 + 8 * NGR;
+#pragma unroll
+                for (int nt = 0; nt < NH8; nt++) {
+                    float dd[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                    const int h0 = nt * 8 + 2 * lt, h1 = h0 + 1;
+#pragma unroll
+                    for (int gi = 0; gi < NGR; gi++) {
+                        float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+                        for (int kk = 0; kk < GS / 16; kk++) {
+                            const int ks = gi * (GS / 16) + kk, qd = ks / (D / 64), ch = ks % (D / 64);
+                            const oscar_u32 x0 = (*(const oscar_u32 *)(r0p + ch * 16) >> (2 * qd)) & 0x03030303u;
+                            const oscar_u32 x1 = (*(const oscar_u32 *)(r1p + ch * 16) >> (2 * qd)) & 0x03030303u;
+                            const uint4 qq = qfrag[(nt * (D / 16) + ks) * 32 + lane];
+                            const oscar_u32 a0 = oscar_h2_codes(x0, 0x4140u), a2 = oscar_h2_codes(x0, 0x4342u);
+                            const oscar_u32 a1 = oscar_h2_codes(x1, 0x4140u), a3 = oscar_h2_codes(x1, 0x4342u);
+                            oscar_mma16816(c, a0, a1, a2, a3, qq.x, qq.y);
+                            oscar_mma16816(c, a0, a1, a2, a3, qq.z, qq.w);
+                        }
+                        const float s0 = oscar_f16_to_f32((oscar_u16)(ks0[gi] & 0xffffu)), n0 = oscar_f16_to_f32((oscar_u16)(ks0[gi] >> 16));
+                        const float s1 = oscar_f16_to_f32((oscar_u16)(ks1[gi] & 0xffffu)), n1 = oscar_f16_to_f32((oscar_u16)(ks1[gi] >> 16));
+                        const float qi0 = h0 < G ? qinv[h0] : 0.0f, qi1 = h1 < G ? qinv[h1] : 0.0f;
+                        const float qs0 = h0 < G ? qsum[h0 * NGR + gi] : 0.0f, qs1 = h1 < G ? qsum[h1 * NGR + gi] : 0.0f;
+                        dd[0] += s0 * (c[0] * qi0) + n0 * qs0;
+                        dd[1] += s0 * (c[1] * qi1) + n0 * qs1;
+                        dd[2] += s1 * (c[2] * qi0) + n1 * qs0;
+                        dd[3] += s1 * (c[3] * qi1) + n1 * qs1;
+                    }
+                    if (h0 < G) {
+                        sc[h0 * SCAP + m0 + lg] = dd[0] * p.scale_log2;
+                        sc[h0 * SCAP + m0 + lg + 8] = dd[2] * p.scale_log2;
+                    }
+                    if (h1 < G) {
+                        sc[h1 * SCAP + m0 + lg] = dd[1] * p.scale_log2;
+                        sc[h1 * SCAP + m0 + lg + 8] = dd[3] * p.scale_log2;
+                    }
+                }
+            }
+        } else
+#elif OSCAR_INT2
         if (i2) {
             // TPT adjacent threads per token split the (chunk, quarter) pairs of its code row and
             // score all G heads, so each code is unpacked once; partial dots meet by shuffles
@@ -352,8 +499,44 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #pragma unroll
                 for (int o = 16; o > 0; o >>= 1) l += __shfl_xor_sync(0xffffffffu, l, o);
                 __syncwarp();
+                const float cr = exp2f(mold - mnew);
+#if I2MMA
+                if (i2) {
+                    // weights p * scale of V (hi + lo fp16 after a power-of-two scaling) and sum p * min
+                    const oscar_u32 *vsm = (const oscar_u32 *)(st + I2_VS);
+#pragma unroll
+                    for (int gi = 0; gi < NGR; gi++) {
+                        float wm = 0.0f, pm = 0.0f;
+                        for (int tt = lane; tt < nv; tt += 32) {
+                            const oscar_u32 smv = vsm[tt * NGR + gi];
+                            const float e = sc[h * SCAP + tt];
+                            wm = fmaxf(wm, e * oscar_f16_to_f32((oscar_u16)(smv & 0xffffu)));
+                            pm += e * oscar_f16_to_f32((oscar_u16)(smv >> 16));
+                        }
+#pragma unroll
+                        for (int o = 16; o > 0; o >>= 1) {
+                            wm = fmaxf(wm, __shfl_xor_sync(0xffffffffu, wm, o));
+                            pm += __shfl_xor_sync(0xffffffffu, pm, o);
+                        }
+                        float inv;
+                        const float mul = oscar_pow2_norm(wm, &inv);
+                        for (int tt = lane; tt < nv; tt += 32) {
+                            const float w = sc[h * SCAP + tt] * oscar_f16_to_f32((oscar_u16)(vsm[tt * NGR + gi] & 0xffffu)) * mul;
+                            oscar_u16 lo;
+                            whi[(gi * G + h) * WST + tt] = (oscar_u16)oscar_f16_split(w, &lo);
+                            wlo[(gi * G + h) * WST + tt] = lo;
+                        }
+                        if (lane == 0) {
+                            winv[gi * G + h] = inv;
+                            accmn[h * NGR + gi] = accmn[h * NGR + gi] * cr + pm;
+                        }
+                    }
+                } else if (lane == 0) {
+#pragma unroll
+                    for (int gi = 0; gi < NGR; gi++) accmn[h * NGR + gi] *= cr;
+                }
+#endif
                 if (lane == 0) {
-                    const float cr = exp2f(mold - mnew);
                     corr[h] = cr;
                     lrun[h] = lrun[h] * cr + l;
                     mrun[h] = mnew;
@@ -363,6 +546,85 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
         __syncthreads();
 
         // ---- values: thread (4-channel column in each quarter, head set, token group) ----
+#if I2MMA
+        {
+            // warp = quarter qd of the channels; MMA A = weights [head][token], B = codes [token][channel];
+            // n-tile jn, column n is byte NTQ * n + jn of the quarter
+#pragma unroll
+            for (int mt = 0; mt < MT16; mt++) {
+                const int ha = mt * 16 + lg, hb = ha + 8;
+                const float ca = ha < G ? corr[ha] : 0.0f, cb = hb < G ? corr[hb] : 0.0f;
+#pragma unroll
+                for (int jn = 0; jn < NTQ; jn++) {
+                    macc[mt][jn][0] *= ca;
+                    macc[mt][jn][1] *= ca;
+                    macc[mt][jn][2] *= cb;
+                    macc[mt][jn][3] *= cb;
+                }
+            }
+            if (i2) {
+                const int qd = warp, gq = (qd * (D / 4)) / GS;
+#pragma unroll
+                for (int mt = 0; mt < MT16; mt++) {
+                    const int ha = mt * 16 + lg, hb = ha + 8;
+                    float ct[NTQ][4];
+#pragma unroll
+                    for (int jn = 0; jn < NTQ; jn++) ct[jn][0] = ct[jn][1] = ct[jn][2] = ct[jn][3] = 0.0f;
+                    for (int k0 = 0; k0 < TH; k0 += 16) {
+                        const int ra = k0 + 2 * lt;
+                        oscar_u32 ah[4] = {0, 0, 0, 0}, al[4] = {0, 0, 0, 0};
+                        if (ha < G) {
+                            ah[0] = *(const oscar_u32 *)(whi + (gq * G + ha) * WST + ra);
+                            ah[2] = *(const oscar_u32 *)(whi + (gq * G + ha) * WST + ra + 8);
+                            al[0] = *(const oscar_u32 *)(wlo + (gq * G + ha) * WST + ra);
+                            al[2] = *(const oscar_u32 *)(wlo + (gq * G + ha) * WST + ra + 8);
+                        }
+                        if (hb < G) {
+                            ah[1] = *(const oscar_u32 *)(whi + (gq * G + hb) * WST + ra);
+                            ah[3] = *(const oscar_u32 *)(whi + (gq * G + hb) * WST + ra + 8);
+                            al[1] = *(const oscar_u32 *)(wlo + (gq * G + hb) * WST + ra);
+                            al[3] = *(const oscar_u32 *)(wlo + (gq * G + hb) * WST + ra + 8);
+                        }
+                        const oscar_u8 *cb0 = st + I2_VC + NTQ * lg;
+#pragma unroll
+                        for (int wq = 0; wq < (NTQ + 3) / 4; wq++) {
+                            oscar_u32 w[4];
+#pragma unroll
+                            for (int r = 0; r < 4; r++) {
+                                const oscar_u8 *src = cb0 + (ra + (r & 1) + (r >> 1) * 8) * CSB + 4 * wq;
+                                w[r] = NTQ >= 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
+                            }
+                            // (row a, row b) pairs: tokens 2lt, 2lt+1 -> b0; 2lt+8, 2lt+9 -> b1
+                            const oscar_u32 p0 = (__byte_perm(w[0], w[1], 0x5140u) >> (2 * qd)) & 0x03030303u;
+                            const oscar_u32 p1 = (__byte_perm(w[2], w[3], 0x5140u) >> (2 * qd)) & 0x03030303u;
+                            const oscar_u32 p2 = (__byte_perm(w[0], w[1], 0x7362u) >> (2 * qd)) & 0x03030303u;
+                            const oscar_u32 p3 = (__byte_perm(w[2], w[3], 0x7362u) >> (2 * qd)) & 0x03030303u;
+                            const oscar_u32 bq[4][2] = {{oscar_h2_codes(p0, 0x4140u), oscar_h2_codes(p1, 0x4140u)},
+                                                        {oscar_h2_codes(p0, 0x4342u), oscar_h2_codes(p1, 0x4342u)},
+                                                        {oscar_h2_codes(p2, 0x4140u), oscar_h2_codes(p3, 0x4140u)},
+                                                        {oscar_h2_codes(p2, 0x4342u), oscar_h2_codes(p3, 0x4342u)}};
+#pragma unroll
+                            for (int u = 0; u < 4; u++) {
+                                const int jn = wq * 4 + u;
+                                if (jn < NTQ) {
+                                    oscar_mma16816(ct[jn], ah[0], ah[1], ah[2], ah[3], bq[u][0], bq[u][1]);
+                                    oscar_mma16816(ct[jn], al[0], al[1], al[2], al[3], bq[u][0], bq[u][1]);
+                                }
+                            }
+                        }
+                    }
+                    const float ia = ha < G ? winv[gq * G + ha] : 0.0f, ib = hb < G ? winv[gq * G + hb] : 0.0f;
+#pragma unroll
+                    for (int jn = 0; jn < NTQ; jn++) {
+                        macc[mt][jn][0] += ct[jn][0] * ia;
+                        macc[mt][jn][1] += ct[jn][1] * ia;
+                        macc[mt][jn][2] += ct[jn][2] * ib;
+                        macc[mt][jn][3] += ct[jn][3] * ib;
+                    }
+                }
+            }
+        }
+#endif
         if (vact) {
 #pragma unroll
             for (int s = 0; s < HPT; s++) {
@@ -370,7 +632,7 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #pragma unroll
                 for (int i = 0; i < 16; i++) acc[s][i] *= cr;
             }
-#if OSCAR_INT2
+#if OSCAR_INT2 && !I2MMA
             if (i2) {
                 for (int tt = vtg; tt < nv; tt += NTG) {
                     const oscar_u32 word = *(const oscar_u32 *)(st + I2_VC + tt * CSB + 4 * vw);
@@ -392,6 +654,9 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
                     }
                 }
             } else
+#endif
+#if I2MMA
+            if (!i2)
 #endif
             {
                 const oscar_u8 *vb = st + TB * RSB;
@@ -429,8 +694,26 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
         }
     }
     __syncthreads();
+#if I2MMA
+    {
+        const int qd = warp;
+#pragma unroll
+        for (int mt = 0; mt < MT16; mt++)
+#pragma unroll
+            for (int jn = 0; jn < NTQ; jn++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const int h = mt * 16 + lg + (e >> 1) * 8, c = qd * (D / 4) + NTQ * (2 * lt + (e & 1)) + jn;
+                    if (h < G) red[h * D + c] += macc[mt][jn][e];
+                }
+    }
+    __syncthreads();
+#endif
     for (int i = tid; i < G * D; i += NT) {
         float s = 0.0f;
+#if I2MMA
+        s = accmn[(i / D) * NGR + (i % D) / GS];
+#endif
 #pragma unroll 4
         for (int g2 = 0; g2 < NTG; g2++) s += red[(size_t)g2 * G * D + i];
         const int h = j * G + i / D;
