@@ -163,6 +163,7 @@ extern "C" {
     X(cuModuleGetFunction, "cuModuleGetFunction", (oscar_cu_function * fn, oscar_cu_module mod, const char *name)) \
     X(cuModuleGetGlobal, "cuModuleGetGlobal_v2", (oscar_cu_ptr * ptr, size_t * bytes, oscar_cu_module mod, const char *name)) \
     X(cuFuncSetAttribute, "cuFuncSetAttribute", (oscar_cu_function fn, int attrib, int value))    \
+    X(cuFuncGetAttribute, "cuFuncGetAttribute", (int *value, int attrib, oscar_cu_function fn))   \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",  \
       (int *blocks, oscar_cu_function fn, int block_size, size_t smem))                            \
     X(cuLaunchKernel, "cuLaunchKernel",                                                            \
@@ -314,6 +315,8 @@ typedef struct oscar_cuda_kv {
     oscar_cu_function fn_append, fn_decode[33][3]; /* oscar_decode, oscar_rotate_q, oscar_merge */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     oscar_cu_stream stream;             /* where all work of this cache goes */
+    oscar_cu_event prof_ev[4];          /* profiling (bench --diag): when prof_ev[0] is set, attend records
+                                           events before the query rotation, the decode, the merge, and after */
     char msg[OSCAR_CUDA_MSG_SIZE];
 } oscar_cuda_kv;
 
@@ -1714,17 +1717,32 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    }\n",
     "}\n",
     "\n",
+    "// The two small launches read a D x D fp32 rotation each (64 KB at D 128) with one block per query\n",
+    "// head: a loop of dependent loads costs one memory round trip per few rows (measured 12.7 us for\n",
+    "// oscar_rotate_q and 17.7 us for oscar_merge at batch 1, issue 5). Rows are loaded RC at a time into\n",
+    "// registers, the first RC before anything else, so a call costs a few round trips.\n",
+    "#define RC (D < 64 \? D : 64)\n",
+    "\n",
     "// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq, B), D threads.\n",
     "extern \"C\" __global__ void __launch_bounds__(D) oscar_rotate_q(const oscar_rot_params p) {\n",
     "    __shared__ float xs[D];\n",
     "    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x;\n",
     "    const size_t row = ((size_t)b * p.Hq + h) * D;\n",
+    "    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D;\n",
+    "    float r[RC];\n",
+    "#pragma unroll\n",
+    "    for (int k = 0; k < RC; k++) r[k] = R[(size_t)k * D + c];\n",
     "    xs[c] = ((const float *)p.x)[row + c];\n",
     "    __syncthreads();\n",
-    "    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D;\n",
     "    float acc = 0.0f;\n",
-    "#pragma unroll 8\n",
-    "    for (int i = 0; i < D; i++) acc += xs[i] * R[(size_t)i * D + c];\n",
+    "#pragma unroll\n",
+    "    for (int k = 0; k < RC; k++) acc += xs[k] * r[k];\n",
+    "    for (int i0 = RC; i0 < D; i0 += RC) {\n",
+    "#pragma unroll\n",
+    "        for (int k = 0; k < RC; k++) r[k] = R[(size_t)(i0 + k) * D + c];\n",
+    "#pragma unroll\n",
+    "        for (int k = 0; k < RC; k++) acc += xs[i0 + k] * r[k];\n",
+    "    }\n",
     "    ((float *)p.y)[row + c] = acc;\n",
     "}\n",
     "\n",
@@ -1735,26 +1753,39 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    const size_t hb = (size_t)b * p.Hq + h;\n",
     "    const float *ml = (const float *)p.part_ml + hb * p.n_splits * 2;\n",
     "    const float *po = (const float *)p.part_o + hb * p.n_splits * D;\n",
+    "    const float *RT = p.rot \? (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D : (const float *)0;\n",
+    "    float r[RC];\n",
+    "    if (RT) {\n",
+    "#pragma unroll\n",
+    "        for (int k = 0; k < RC; k++) r[k] = RT[(size_t)k * D + c];\n",
+    "    }\n",
     "    float M = OSCAR_NEG_INF;\n",
-    "    for (int s = 0; s < p.n_splits; s++)\n",
-    "        if (ml[2 * s + 1] > 0.0f) M = fmaxf(M, ml[2 * s]);\n",
-    "    float L = 0.0f, o = 0.0f;\n",
+    "#pragma unroll 8\n",
     "    for (int s = 0; s < p.n_splits; s++) {\n",
-    "        const float l = ml[2 * s + 1];\n",
-    "        if (l > 0.0f) {\n",
-    "            const float w = exp2f(ml[2 * s] - M);\n",
-    "            L += w * l;\n",
-    "            o += w * po[(size_t)s * D + c];\n",
-    "        }\n",
+    "        const float l = ml[2 * s + 1], m = ml[2 * s];\n",
+    "        M = l > 0.0f \? fmaxf(M, m) : M;\n",
+    "    }\n",
+    "    float L = 0.0f, o = 0.0f;\n",
+    "#pragma unroll 8\n",
+    "    for (int s = 0; s < p.n_splits; s++) {\n",
+    "        const float l = ml[2 * s + 1], m = ml[2 * s], v = po[(size_t)s * D + c];\n",
+    "        const float w = l > 0.0f \? exp2f(m - M) : 0.0f;\n",
+    "        L += w * l;\n",
+    "        o += l > 0.0f \? w * v : 0.0f;\n",
     "    }\n",
     "    o = L > 0.0f \? o / L : 0.0f;\n",
-    "    if (p.rot) {\n",
+    "    if (RT) {\n",
     "        os[c] = o;\n",
     "        __syncthreads();\n",
-    "        const float *RT = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D;\n",
     "        float acc = 0.0f;\n",
-    "#pragma unroll 8\n",
-    "        for (int i = 0; i < D; i++) acc += os[i] * RT[(size_t)i * D + c];\n",
+    "#pragma unroll\n",
+    "        for (int k = 0; k < RC; k++) acc += os[k] * r[k];\n",
+    "        for (int i0 = RC; i0 < D; i0 += RC) {\n",
+    "#pragma unroll\n",
+    "            for (int k = 0; k < RC; k++) r[k] = RT[(size_t)(i0 + k) * D + c];\n",
+    "#pragma unroll\n",
+    "            for (int k = 0; k < RC; k++) acc += os[i0 + k] * r[k];\n",
+    "        }\n",
     "        o = acc;\n",
     "    }\n",
     "    ((float *)p.y)[hb * D + c] = o;\n",
@@ -2867,6 +2898,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     rp.gqa = G;
     rp.rot_heads = kv->rot_heads;
     rp.n_splits = splits;
+    if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[0], kv->stream);
     if (!rc && kv->krot) {
         rp.x = q;
         rp.y = kv->work + off_q;
@@ -2874,6 +2906,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         qr = rp.y;
         rc = oscar__launch(kv, kv->fn_decode[G][1], "oscar_rotate_q", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
     }
+    if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[1], kv->stream);
     if (!rc) {
         ap.q = qr;
         ap.part_o = kv->work + off_o;
@@ -2896,6 +2929,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.scale_log2 = scale * 1.4426950408889634f;
         rc = oscar__launch(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, 128, (unsigned)kv->smem_decode[G], &ap);
     }
+    if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);
     if (!rc) {
         rp.x = 0;
         rp.y = out;
@@ -2904,6 +2938,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.part_ml = kv->work + off_ml;
         rc = oscar__launch(kv, kv->fn_decode[G][2], "oscar_merge", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
     }
+    if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[3], kv->stream);
     oscar_cuda_pop(cu);
     return rc;
 }

@@ -78,6 +78,141 @@ typedef struct oscar__bg_result {
     float *out; /* host copy of the last layer-0 output, for the INT2 vs BF16 comparison */
 } oscar__bg_result;
 
+static int oscar__bg_diag; /* --diag: resources, occupancy and per-launch times of the INT2 decode */
+
+static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
+    int v = -1;
+    if (!fn || cu->drv.cuFuncGetAttribute(&v, attr, fn)) return -1;
+    return v;
+}
+
+/* registers, static/local memory per thread block and resident blocks per SM of each decode launch,
+   then the median time of each launch (query rotation, split-K decode, merge) over iters calls */
+static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters, int ctx) {
+    static const char *names[4] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append"};
+    int G = Hq / kv->Hkv, f, i, k;
+    float *t[3];
+    for (f = 0; f < 4; f++) {
+        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : kv->fn_append;
+        /* CU_FUNC_ATTRIBUTE_: 0 max threads, 1 static smem, 3 local bytes, 4 registers */
+        printf("diag %-15s regs %3d  static smem %6d B  local %4d B  max threads %4d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
+               oscar__bg_attr(cu, fn, 0));
+        if (f == 0) {
+            int per = kv->Hkv * B, target = kv->occ_decode[G] * cu->sm_count, splits = (target + per - 1) / per;
+            printf("  dynamic smem %6d B  blocks/SM %d (128 threads)  splits %d  grid %d", kv->smem_decode[G], kv->occ_decode[G], splits, splits * per);
+        }
+        printf("\n");
+    }
+    for (k = 0; k < 3; k++) t[k] = (float *)malloc(sizeof(float) * (size_t)iters);
+    for (i = 0; i < 4; i++) cu->drv.cuEventCreate(&kv->prof_ev[i], 0);
+    for (i = 0; i < iters && t[0] && t[1] && t[2]; i++) {
+        if (oscar_cuda_kv_attend(kv, i % L, seqs, B, dout, dq, Hq, 0.0f)) break;
+        cu->drv.cuEventSynchronize(kv->prof_ev[3]);
+        for (k = 0; k < 3; k++) cu->drv.cuEventElapsedTime(&t[k][i], kv->prof_ev[k], kv->prof_ev[k + 1]);
+    }
+    if (i == iters) {
+        for (k = 0; k < 3; k++) qsort(t[k], (size_t)iters, sizeof(float), oscar__bg_cmp);
+        printf("diag per launch, batch %d x %d, median of %d: rotate_q %.1f us  decode %.1f us  merge %.1f us  (sum %.1f)\n", B, ctx, iters, 1000.0 * t[0][iters / 2],
+               1000.0 * t[1][iters / 2], 1000.0 * t[2][iters / 2], 1000.0 * (t[0][iters / 2] + t[1][iters / 2] + t[2][iters / 2]));
+    }
+    for (i = 0; i < 4; i++) {
+        cu->drv.cuEventDestroy(kv->prof_ev[i]);
+        kv->prof_ev[i] = NULL;
+    }
+    for (k = 0; k < 3; k++) free(t[k]);
+}
+
+/* the write path: quantise an n-token prefill (K and V, fp32 in) for Hkv heads into one layer of an
+   INT2 cache, one append call; bytes read (K, V fp32) + written (codes, fp16 scales, BF16 sink and
+   window) / time of the call (events around it: host job list, its upload, the append launches) */
+static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double bw) {
+    oscar_kv_config cfg;
+    oscar_cuda_kv kv;
+    oscar_rotations rot;
+    oscar_cu_ptr dk = 0, dv = 0;
+    oscar_cu_event e0 = NULL, e1 = NULL;
+    float tm[7], *h = NULL;
+    int i, seq, rc, chunk = 2048, reps = 7;
+    int S0 = 64, W = 256, P = 64, H = n >= S0 + W ? P * ((n - S0 - W) / P) : 0;
+    size_t row = (size_t)Hkv * d, bytes;
+    bytes = 2 * (size_t)n * row * 4 + (size_t)Hkv * 2 * ((size_t)(n - H) * d * 2 + (size_t)H * ((size_t)d / 4 + (size_t)(d / g) * 4));
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = 1;
+    cfg.n_kv_heads = Hkv;
+    cfg.head_dim = d;
+    cfg.mode = OSCAR_KV_INT2;
+    cfg.group_size = g;
+    cfg.page_size = P;
+    cfg.max_pages = n / P + 4;
+    cfg.max_seqs = 2;
+    if (oscar_rotations_alloc(&rot, 1, d, Hkv, 0) || oscar_rotations_set_fixed(&rot, OSCAR_COMP_HADAMARD)) {
+        printf("diag write: rotations: %s\n", rot.msg);
+        return;
+    }
+    cfg.rot = &rot;
+    if ((rc = oscar_cuda_kv_init(&kv, cu, &cfg)) != OSCAR_OK) {
+        printf("diag write: %s\n", kv.msg);
+        oscar_rotations_free(&rot);
+        return;
+    }
+    h = (float *)malloc(sizeof(float) * chunk * row);
+    rc = !h || oscar_cuda_malloc(cu, &dk, sizeof(float) * (size_t)n * row) || oscar_cuda_malloc(cu, &dv, sizeof(float) * (size_t)n * row);
+    for (i = 0; !rc && i < n; i += chunk) { /* random rows, outlier channels in K */
+        size_t r;
+        int c = n - i < chunk ? n - i : chunk;
+        for (r = 0; r < (size_t)c * row; r++) h[r] = oscar__bg_normal() * ((r % d) == 3 ? 12.0f : 1.0f);
+        rc = oscar_cuda_upload(cu, dk + sizeof(float) * (size_t)i * row, h, sizeof(float) * c * row);
+        for (r = 0; !rc && r < (size_t)c * row; r++) h[r] = oscar__bg_normal();
+        if (!rc) rc = oscar_cuda_upload(cu, dv + sizeof(float) * (size_t)i * row, h, sizeof(float) * c * row);
+    }
+    if (!rc && oscar_cuda_push(cu) == OSCAR_OK) {
+        cu->drv.cuEventCreate(&e0, 0);
+        cu->drv.cuEventCreate(&e1, 0);
+        for (i = 0; i < reps + 1 && !rc; i++) { /* the first call compiles/loads: not timed */
+            if ((rc = oscar_cuda_kv_seq_create(&kv, &seq)) != OSCAR_OK) break;
+            cu->drv.cuCtxSynchronize();
+            cu->drv.cuEventRecord(e0, kv.stream);
+            rc = oscar_cuda_kv_append(&kv, seq, 0, dk, dv, n);
+            cu->drv.cuEventRecord(e1, kv.stream);
+            cu->drv.cuEventSynchronize(e1);
+            if (i > 0) cu->drv.cuEventElapsedTime(&tm[i - 1], e0, e1);
+            if (!rc) rc = oscar_cuda_kv_errors(&kv);
+            oscar_cuda_kv_seq_release(&kv, seq);
+        }
+        if (!rc) {
+            double ms;
+            qsort(tm, (size_t)reps, sizeof(float), oscar__bg_cmp);
+            ms = tm[reps / 2];
+            printf("diag write path: %d tokens x %d KV heads x d %d (K and V, fp32 in), one append call: %.3f ms (min %.3f), %.1f MB read+written, %.0f GB/s = %.1f%% of copy\n",
+                   n, Hkv, d, ms, tm[0], bytes / 1e6, bytes / (ms * 1e-3) / 1e9, bw > 0 ? 100.0 * bytes / (ms * 1e-3) / 1e9 / bw : 0.0);
+        } else {
+            printf("diag write: %s %s\n", kv.msg, cu->msg);
+        }
+        if (!rc) { /* the same prefill in 2048-token appends */
+            float ms = 0.0f;
+            if ((rc = oscar_cuda_kv_seq_create(&kv, &seq)) == OSCAR_OK) {
+                cu->drv.cuCtxSynchronize();
+                cu->drv.cuEventRecord(e0, kv.stream);
+                for (i = 0; i < n && !rc; i += chunk)
+                    rc = oscar_cuda_kv_append(&kv, seq, 0, dk + sizeof(float) * (size_t)i * row, dv + sizeof(float) * (size_t)i * row, n - i < chunk ? n - i : chunk);
+                cu->drv.cuEventRecord(e1, kv.stream);
+                cu->drv.cuEventSynchronize(e1);
+                cu->drv.cuEventElapsedTime(&ms, e0, e1);
+                printf("diag write path, %d-token appends: %.3f ms, %.0f GB/s = %.1f%% of copy\n", chunk, ms, bytes / (ms * 1e-3) / 1e9, bw > 0 ? 100.0 * bytes / (ms * 1e-3) / 1e9 / bw : 0.0);
+                oscar_cuda_kv_seq_release(&kv, seq);
+            }
+        }
+        cu->drv.cuEventDestroy(e0);
+        cu->drv.cuEventDestroy(e1);
+        oscar_cuda_pop(cu);
+    }
+    oscar_cuda_mfree(cu, dk);
+    oscar_cuda_mfree(cu, dv);
+    oscar_cuda_kv_free(&kv);
+    oscar_rotations_free(&rot);
+    free(h);
+}
+
 /* one configuration: fill a cache, check the output, time attend */
 static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int Hkv, int d, int g, int iters, oscar__bg_result *res) {
     oscar_kv_config cfg;
@@ -218,6 +353,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
         cu->drv.cuEventElapsedTime(&ms, e0, e1);
         res->pipe_us = 1000.0 * ms / iters;
     }
+    if (!rc && oscar__bg_diag && int2) oscar__bg_diag_attend(cu, &kv, seqs, B, dout, dq, Hq, L, iters, ctx);
     cu->drv.cuEventDestroy(e0);
     cu->drv.cuEventDestroy(e1);
     oscar_cuda_pop(cu);
@@ -300,9 +436,14 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE]\n"
-                   "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n");
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--diag]\n"
+                   "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
+                   "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n");
             return 0;
+        }
+        if (!strcmp(a, "--diag")) {
+            oscar__bg_diag = 1;
+            continue;
         }
         if (!v) {
             fprintf(stderr, "bench --gpu: %s needs a value\n", a);
@@ -370,6 +511,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
             r16.out = r2.out = NULL;
         }
     if (csv) fclose(csv);
+    if (oscar__bg_diag) oscar__bg_write(&cu, Hkv, d, g, 131072, bw);
     oscar_cuda_free(&cu);
     return 0;
 }
