@@ -2308,38 +2308,13 @@ OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_
         return OSCAR_ERR_NO_DEVICE;
     }
     kv->cu = cu;
-    c = *cfg;
+    /* defaults and validation shared with the CPU cache; then what the GPU cache lacks */
+    if ((rc = oscar_kv_config_resolve(&c, cfg, kv->msg)) != OSCAR_OK) return rc;
+    if (c.mode == OSCAR_KV_KIVI2) {
+        snprintf(kv->msg, sizeof kv->msg, "the GPU cache has no KIVI-2 mode (a CPU baseline)");
+        return OSCAR_ERR_INVALID_ARG;
+    }
     d = c.head_dim;
-    if (c.n_layers <= 0 || c.n_kv_heads <= 0 || d <= 0) {
-        snprintf(kv->msg, sizeof kv->msg, "n_layers, n_kv_heads and head_dim are required");
-        return OSCAR_ERR_INVALID_ARG;
-    }
-    if (c.mode != OSCAR_KV_BF16 && c.mode != OSCAR_KV_INT2) {
-        snprintf(kv->msg, sizeof kv->msg, "unknown cache mode %d", c.mode);
-        return OSCAR_ERR_INVALID_ARG;
-    }
-    if (c.group_size == 0) c.group_size = d < 128 ? d : 128;
-    if (c.group_size <= 0 || (c.group_size & (c.group_size - 1)) != 0 || c.group_size > d || d % c.group_size) {
-        snprintf(kv->msg, sizeof kv->msg, "group size %d is not a power of two dividing head_dim %d", c.group_size, d);
-        return OSCAR_ERR_DIM;
-    }
-    if (c.sink == 0) c.sink = 64;
-    else if (c.sink == OSCAR_NONE) c.sink = 0;
-    if (c.window == 0) c.window = 256;
-    else if (c.window == OSCAR_NONE) c.window = 0;
-    if (c.page_size == 0) c.page_size = 64;
-    if (c.max_pages == 0) c.max_pages = 1024;
-    if (c.max_seqs == 0) c.max_seqs = 16;
-    if (c.k_clip == 0.0f) c.k_clip = 0.96f;
-    if (c.v_clip == 0.0f) c.v_clip = 0.92f;
-    if (!(c.k_clip <= 1.0f) || !(c.v_clip <= 1.0f)) {
-        snprintf(kv->msg, sizeof kv->msg, "clip ratios must be <= 1 (or negative to disable)");
-        return OSCAR_ERR_RANGE;
-    }
-    if (c.sink < 0 || c.window < 0 || c.page_size <= 0 || c.max_pages <= 0 || c.max_seqs <= 0 || c.window % c.page_size != 0) {
-        snprintf(kv->msg, sizeof kv->msg, "bad sink/window/page/pool settings (the page size must divide the window)");
-        return OSCAR_ERR_INVALID_ARG;
-    }
     kv->cfg = c;
     kv->d = d;
     kv->g = c.group_size;
