@@ -371,7 +371,61 @@ static float llm__dot(const float *a, const float *b, int n) {
     return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
+/* GCC and clang: 4-wide vector extensions for the hot loops (plain loops get vectorised well at
+   -O2 but badly at -O3 or with -march=native); other compilers: plain C */
+#if defined(__GNUC__) && !defined(LLM_NO_VECTOR_EXT)
+#define LLM__VEC 1
+typedef int32_t llm__v4i __attribute__((vector_size(16)));
+typedef float llm__v4 __attribute__((vector_size(16)));
+static llm__v4 llm__ld4(const float *p) {
+    llm__v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static float llm__hsum4(llm__v4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+#else
+#define LLM__VEC 0
+#endif
+
 /* fused dequantise-and-dot of one quantised row with x [K]; xs [K/32]: block sums of x */
+/* the vector form needs byte -> int widening in hardware (SSE4.1, NEON) to pay off; on baseline
+   x86-64 (SSE2) the plain loop is twice as fast */
+#if LLM__VEC && (defined(__SSE4_1__) || defined(__ARM_NEON) || defined(__aarch64__))
+static float llm__dot_q(const llm_weight *w, int64_t r, const float *x, const float *xs) {
+    const uint8_t *p = w->data + (size_t)r * w->row_bytes;
+    int64_t nb = w->cols / 32, b;
+    float acc = 0;
+    int i;
+    if (w->type == GGML_Q4_1 || w->type == GGML_Q4_0) {
+        int q41 = w->type == GGML_Q4_1, bs = q41 ? 20 : 18, qo = q41 ? 4 : 2;
+        for (b = 0; b < nb; b++, p += bs, x += 32) {
+            const uint8_t *q = p + qo;
+            float d = llm__f16(llm__rd16(p));
+            llm__v4 t = {0, 0, 0, 0};
+            for (i = 0; i < 16; i += 4) {
+                llm__v4i qi = {q[i], q[i + 1], q[i + 2], q[i + 3]};
+                t += __builtin_convertvector(qi & 15, llm__v4) * llm__ld4(x + i) +
+                     __builtin_convertvector(qi >> 4, llm__v4) * llm__ld4(x + i + 16);
+            }
+            acc += d * llm__hsum4(t) + (q41 ? llm__f16(llm__rd16(p + 2)) : -8.0f * d) * xs[b];
+        }
+    } else { /* Q8_0 */
+        for (b = 0; b < nb; b++, p += 34, x += 32) {
+            const int8_t *q = (const int8_t *)(p + 2);
+            float d = llm__f16(llm__rd16(p));
+            llm__v4 t = {0, 0, 0, 0};
+            for (i = 0; i < 16; i += 4) {
+                llm__v4i lo = {q[i], q[i + 1], q[i + 2], q[i + 3]};
+                llm__v4i hi = {q[i + 16], q[i + 17], q[i + 18], q[i + 19]};
+                t += __builtin_convertvector(lo, llm__v4) * llm__ld4(x + i) +
+                     __builtin_convertvector(hi, llm__v4) * llm__ld4(x + i + 16);
+            }
+            acc += d * llm__hsum4(t);
+        }
+    }
+    return acc;
+}
+#else
 static float llm__dot_q(const llm_weight *w, int64_t r, const float *x, const float *xs) {
     const uint8_t *p = w->data + (size_t)r * w->row_bytes;
     int64_t nb = w->cols / 32, b;
@@ -399,6 +453,7 @@ static float llm__dot_q(const llm_weight *w, int64_t r, const float *x, const fl
     }
     return acc;
 }
+#endif
 
 typedef struct llm__mm {
     float *y;
@@ -413,14 +468,7 @@ typedef struct llm__mm {
 
 /* four dot products of rows w0..w3 with the same x (x is loaded once for the four). With GCC or
    clang, 4-wide vector extensions: the plain loop gets vectorised well at -O2 but badly at -O3. */
-#if defined(__GNUC__) && !defined(LLM_NO_VECTOR_EXT)
-typedef float llm__v4 __attribute__((vector_size(16)));
-static llm__v4 llm__ld4(const float *p) {
-    llm__v4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-static float llm__hsum4(llm__v4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+#if LLM__VEC
 static void llm__dot4(float *out, const float *w0, const float *w1, const float *w2, const float *w3, const float *x, int n) {
     llm__v4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
     int i;
