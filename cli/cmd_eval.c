@@ -1190,7 +1190,7 @@ static void ev_longdoc_usage(FILE *f) {
             "Reads the first N tokens of TEXT (cut at a line break) with a question at the end, in the model's\n"
             "chat template, and answers it once per cache mode (default bf16,oscar), one after the other\n"
             "with all threads: the answers, prompt and generation speed, and the KV memory of each.\n"
-            "  -q, --question Q   the question (default: one about the start of tinyshakespeare)\n"
+            "  -q, --question Q   the question (default: \"In which city does this scene take place?\")\n"
             "  --tokens N         passage length in tokens (default 3000)\n"
             "  -n N               answer tokens at most (default 48)\n"
             "  -t, --threads N    threads (default: all cores)\n");
@@ -1198,7 +1198,7 @@ static void ev_longdoc_usage(FILE *f) {
 
 int oscar_cli_longdoc(int argc, char **argv) {
     const char *model = NULL, *file = NULL, *list = "bf16,oscar", *rotfile = NULL;
-    const char *question = "According to the First Citizen, who is chief enemy to the people?";
+    const char *question = "In which city does this scene take place?";
     int tokens = 3000, max_new = 48, threads = cli_threads(), i, rc = 1, *text = NULL, n_text = 0, *prompt = NULL, np = 0, pcap = 0, cut, nm;
     llm_model m;
     ev_modes E;
