@@ -47,10 +47,10 @@ test-cuda-cpu: check-embed $(BUILD)/test_cuda
 test-cuda: $(BUILD)/test_cuda
 	./$(BUILD)/test_cuda --gpu
 
-# sanitize-cuda: a representative subset under compute-sanitizer memcheck and racecheck
+# sanitize-cuda: the GPU tests' quick subset under compute-sanitizer memcheck (leaks too), racecheck,
+# initcheck and synccheck; one clean / NOT CLEAN line per tool (tools/gpu_sanitize.sh)
 sanitize-cuda: $(BUILD)/test_cuda
-	$(CUDA_SANITIZER) --tool memcheck --leak-check full --error-exitcode 9 ./$(BUILD)/test_cuda --gpu --quick
-	$(CUDA_SANITIZER) --tool racecheck --racecheck-report all --error-exitcode 9 ./$(BUILD)/test_cuda --gpu --quick
+	CUDA_SANITIZER=$(CUDA_SANITIZER) OUT=$(BUILD)/gpu_sanitize sh tools/gpu_sanitize.sh
 
 $(BUILD)/bench_gpu: cli/bench_gpu.c $(CUDA_DEPS) | $(BUILD)
 	$(CC) $(CSTD) $(BENCH_OPT) $(WARN) -DOSCAR_BENCH_GPU_MAIN $< -o $@ $(LDLIBS)

@@ -5,7 +5,12 @@
                 the loader's error codes and the compile-error path
      --gpu      the device cache and kernels against the CPU cache: codes, fp16 scales and BF16
                 rows bit-identical; attention within |g - c| <= 1e-4 + 2e-3 |c|
-     --quick    a small subset of the GPU checks (for compute-sanitizer)
+                (and issue 7: a cache too large for the device gives OSCAR_ERR_DEVICE_OOM with a message
+                naming the allocation, leaks nothing, and the context then runs a smaller cache that
+                matches the CPU; two contexts with their own caches on two threads at once, each
+                checked against its CPU cache)
+     --quick    a small subset of the GPU checks (for compute-sanitizer; no out-of-memory case,
+                whose API errors the sanitizer would report)
    With neither flag both run. Parts that cannot run here print "SKIP: <reason>" and pass.
 */
 #define _POSIX_C_SOURCE 200809L
@@ -24,6 +29,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <pthread.h>
 
 static int g_fail = 0;
 static const char *g_only = NULL; /* --only: run the GPU cases whose name contains this */
@@ -812,6 +818,223 @@ static void test_wide_batch(oscar_cuda *cu) {
     harness_free(&hs);
 }
 
+/* ---- issue 7: device out of memory ---- */
+
+/* a cache that cannot fit in device memory: a clear OSCAR_ERR_DEVICE_OOM naming the allocation,
+   nothing leaked, and the same context then runs a smaller cache that matches the CPU */
+static void test_device_oom(oscar_cuda *cu) {
+    oscar_cuda_kv kv;
+    oscar_kv_config cfg;
+    oscar_cu_ptr p = 0;
+    size_t free0 = 0, total = 0, free1 = 0, pool_page;
+    int rc, fails0 = g_fail;
+    if (g_only && !strstr("device oom", g_only)) return;
+    if (oscar_cuda_push(cu) != OSCAR_OK || cu->drv.cuMemGetInfo(&free0, &total) != 0) {
+        printf("FAIL device oom: cuMemGetInfo: %s\n", cu->msg);
+        g_fail++;
+        return;
+    }
+    oscar_cuda_pop(cu);
+    /* 1: a pool twice the card's memory */
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = 32;
+    cfg.n_kv_heads = 8;
+    cfg.head_dim = 128;
+    cfg.mode = OSCAR_KV_INT2;
+    pool_page = (size_t)2 * 64 * (128 / 4 + 4) * 8 * 32; /* bytes of one page, all layers and heads */
+    cfg.max_pages = (int)(2 * total / pool_page + 1);
+    rc = oscar_cuda_kv_init(&kv, cu, &cfg);
+    printf("device oom: pool of %d pages (%.1f GiB on a %.1f GiB card): %s: %s\n", cfg.max_pages, (double)cfg.max_pages * (double)pool_page / 1073741824.0,
+           (double)total / 1073741824.0, oscar_result_string(rc), kv.msg);
+    CHECK(rc == OSCAR_ERR_DEVICE_OOM, "an oversized pool gives %d, not OSCAR_ERR_DEVICE_OOM", rc);
+    CHECK(strstr(kv.msg, "cuMemAlloc") != NULL && strstr(kv.msg, "MiB") != NULL, "the message names the allocation and its size: %s", kv.msg);
+    CHECK(strstr(kv.msg, "out of memory") != NULL || strstr(kv.msg, "OUT_OF_MEMORY") != NULL, "the message says out of memory: %s", kv.msg);
+    CHECK(kv.pool == 0 && kv.sink == 0 && kv.seqs == NULL, "a failed init leaves an empty object");
+    oscar_cuda_kv_free(&kv); /* harmless on a failed init */
+    /* 2: the pool fits, the sink/window slabs of 20,000 sequences do not: the pool is released */
+    cfg.max_pages = 64;
+    cfg.max_seqs = (int)(2 * total / ((size_t)32 * 8 * 2 * (64 + 256 + 64) * 128 * 2) + 1);
+    rc = oscar_cuda_kv_init(&kv, cu, &cfg);
+    printf("device oom: %d sequence slots: %s: %s\n", cfg.max_seqs, oscar_result_string(rc), kv.msg);
+    CHECK(rc == OSCAR_ERR_DEVICE_OOM, "oversized sequence slabs give %d", rc);
+    oscar_cuda_kv_free(&kv);
+    /* 3: a plain allocation */
+    rc = oscar_cuda_malloc(cu, &p, total * 2);
+    CHECK(rc == OSCAR_ERR_DEVICE_OOM && p == 0, "oscar_cuda_malloc of twice the card gives %d", rc);
+    CHECK(strstr(cu->msg, "cuMemAlloc") != NULL, "the message names the call: %s", cu->msg);
+    printf("device oom: oscar_cuda_malloc(%.1f GiB): %s: %s\n", (double)total * 2 / 1073741824.0, oscar_result_string(rc), cu->msg);
+    /* nothing leaked: free memory as before (within 64 MiB of other users' noise) */
+    if (oscar_cuda_push(cu) == OSCAR_OK) {
+        cu->drv.cuMemGetInfo(&free1, &total);
+        oscar_cuda_pop(cu);
+    }
+    CHECK(free1 + ((size_t)64 << 20) >= free0, "device memory leaked by failed inits: free %.1f MiB before, %.1f after", (double)free0 / 1048576.0, (double)free1 / 1048576.0);
+    /* 4: the context keeps working: a smaller cache against the CPU reference */
+    {
+        tcase t = {"device oom: after", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 2, {70, 700}, 0};
+        run_case(cu, &t);
+    }
+    if (g_fail == fails0) printf("ok   %-52s free before %.0f MiB, after %.0f MiB\n", "device oom (error, no leak, context usable)", (double)free0 / 1048576.0, (double)free1 / 1048576.0);
+}
+
+/* ---- issue 7: two GPU contexts on two threads at once ---- */
+
+typedef struct thr_job {
+    int id, rounds, fails, n_checked;
+    double worst, seconds;
+    char msg[2200];
+} thr_job;
+
+static uint64_t thr_rnd(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static float thr_normal(uint64_t *s) {
+    double u = (double)(thr_rnd(s) >> 11) * (1.0 / 9007199254740992.0), v = (double)(thr_rnd(s) >> 11) * (1.0 / 9007199254740992.0);
+    if (u < 1e-300) u = 1e-300;
+    return (float)(sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v));
+}
+
+/* one thread: its own oscar_cuda context, CPU cache and GPU cache; appends in chunks and attends,
+   comparing every output with the CPU reference (same tolerance as compare_attention) */
+static void *thr_work(void *arg) {
+    thr_job *j = (thr_job *)arg;
+    enum { L = 2, HKV = 2, G = 4, D = 128, HQ = HKV * G };
+    oscar_cuda cu;
+    oscar_cuda_config cc;
+    oscar_kv cpu;
+    oscar_cuda_kv gpu;
+    oscar_kv_config cfg;
+    oscar_rotations rot;
+    uint64_t s = 0x1234567ull + 7919ull * (uint64_t)j->id;
+    float *k = (float *)malloc(sizeof(float) * 512 * HKV * D), *v = (float *)malloc(sizeof(float) * 512 * HKV * D);
+    float q[HQ * D], oc[HQ * D], og[HQ * D];
+    oscar_cu_ptr dk = 0, dv = 0, dq = 0, dout = 0;
+    int seq_c = -1, seq_g = -1, r, l, i, rc, have_cpu = 0, have_gpu = 0, have_rot = 0;
+    double t0 = now_s();
+    memset(&cc, 0, sizeof cc);
+    rc = oscar_cuda_init(&cu, &cc);
+    if (rc) {
+        snprintf(j->msg, sizeof j->msg, "init: %s", cu.msg);
+        j->fails++;
+        goto out;
+    }
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = L;
+    cfg.n_kv_heads = HKV;
+    cfg.head_dim = D;
+    cfg.mode = OSCAR_KV_INT2;
+    cfg.max_pages = 256;
+    if ((rc = oscar_rotations_alloc(&rot, L, D, HKV, 0)) || (rc = oscar_rotations_set_fixed(&rot, OSCAR_COMP_HADAMARD))) {
+        snprintf(j->msg, sizeof j->msg, "rotations: %d", rc);
+        j->fails++;
+        goto out;
+    }
+    have_rot = 1;
+    cfg.rot = &rot;
+    if ((rc = oscar_kv_init(&cpu, &cfg))) {
+        snprintf(j->msg, sizeof j->msg, "cpu init: %s", cpu.msg);
+        j->fails++;
+        goto out;
+    }
+    have_cpu = 1;
+    if ((rc = oscar_cuda_kv_init(&gpu, &cu, &cfg))) {
+        snprintf(j->msg, sizeof j->msg, "gpu init: %s", gpu.msg);
+        j->fails++;
+        goto out;
+    }
+    have_gpu = 1;
+    oscar_kv_seq_create(&cpu, &seq_c);
+    oscar_cuda_kv_seq_create(&gpu, &seq_g);
+    if (oscar_cuda_malloc(&cu, &dk, sizeof(float) * 512 * HKV * D) || oscar_cuda_malloc(&cu, &dv, sizeof(float) * 512 * HKV * D) || oscar_cuda_malloc(&cu, &dq, sizeof q) ||
+        oscar_cuda_malloc(&cu, &dout, sizeof og)) {
+        snprintf(j->msg, sizeof j->msg, "alloc: %s", cu.msg);
+        j->fails++;
+        goto out;
+    }
+    for (r = 0; r < j->rounds && !j->fails; r++) {
+        int n = 1 + (int)(thr_rnd(&s) % 512);
+        for (l = 0; l < L && !j->fails; l++) {
+            for (i = 0; i < n * HKV * D; i++) {
+                k[i] = thr_normal(&s) * (1.0f + 6.0f * (i % D == 9));
+                v[i] = thr_normal(&s) + 0.25f;
+            }
+            rc = oscar_kv_append(&cpu, seq_c, l, k, v, n);
+            if (!rc) rc = oscar_cuda_upload(&cu, dk, k, sizeof(float) * (size_t)n * HKV * D);
+            if (!rc) rc = oscar_cuda_upload(&cu, dv, v, sizeof(float) * (size_t)n * HKV * D);
+            if (!rc) rc = oscar_cuda_kv_append(&gpu, seq_g, l, dk, dv, n);
+            if (rc) {
+                snprintf(j->msg, sizeof j->msg, "round %d append: %s / %s", r, cpu.msg, gpu.msg);
+                j->fails++;
+                break;
+            }
+            for (i = 0; i < HQ * D; i++) {
+                q[i] = thr_normal(&s);
+                og[i] = NAN;
+            }
+            rc = oscar_kv_attend(&cpu, seq_c, l, oc, q, HQ, 0.0f);
+            if (!rc) rc = oscar_cuda_upload(&cu, dq, q, sizeof q);
+            if (!rc) rc = oscar_cuda_upload(&cu, dout, og, sizeof og);
+            if (!rc) rc = oscar_cuda_kv_attend(&gpu, l, &seq_g, 1, dout, dq, HQ, 0.0f);
+            if (!rc) rc = oscar_cuda_download(&cu, og, dout, sizeof og);
+            if (rc) {
+                snprintf(j->msg, sizeof j->msg, "round %d attend: %s / %s", r, cpu.msg, gpu.msg);
+                j->fails++;
+                break;
+            }
+            for (i = 0; i < HQ * D; i++) {
+                double c = oc[i], e = fabs((double)og[i] - c) / (1e-4 + 2e-3 * fabs(c));
+                if (!(e <= 1.0)) {
+                    if (!j->fails) snprintf(j->msg, sizeof j->msg, "round %d layer %d head %d ch %d: gpu %.7g cpu %.7g", r, l, i / D, i % D, (double)og[i], c);
+                    j->fails++;
+                }
+                if (!(e <= j->worst)) j->worst = e;
+            }
+            j->n_checked++;
+        }
+    }
+out:
+    if (have_gpu) {
+        oscar_cuda_mfree(&cu, dk);
+        oscar_cuda_mfree(&cu, dv);
+        oscar_cuda_mfree(&cu, dq);
+        oscar_cuda_mfree(&cu, dout);
+        oscar_cuda_kv_free(&gpu);
+    }
+    if (have_cpu) oscar_kv_free(&cpu);
+    if (have_rot) oscar_rotations_free(&rot);
+    oscar_cuda_free(&cu);
+    free(k);
+    free(v);
+    j->seconds = now_s() - t0;
+    return NULL;
+}
+
+static void test_two_threads(int quick) {
+    thr_job jobs[2];
+    pthread_t th[2];
+    int i, started[2] = {0, 0};
+    if (g_only && !strstr("two threads", g_only)) return;
+    for (i = 0; i < 2; i++) {
+        memset(&jobs[i], 0, sizeof jobs[i]);
+        jobs[i].id = i;
+        jobs[i].rounds = quick ? 4 : 24;
+    }
+    for (i = 0; i < 2; i++) started[i] = pthread_create(&th[i], NULL, thr_work, &jobs[i]) == 0;
+    for (i = 0; i < 2; i++)
+        if (started[i]) pthread_join(th[i], NULL);
+        else thr_work(&jobs[i]);
+    for (i = 0; i < 2; i++) {
+        CHECK(jobs[i].fails == 0, "two threads: thread %d: %d failures: %s", i, jobs[i].fails, jobs[i].msg);
+        CHECK(jobs[i].n_checked == 2 * jobs[i].rounds, "two threads: thread %d checked %d of %d attention calls", i, jobs[i].n_checked, 2 * jobs[i].rounds);
+    }
+    if (!jobs[0].fails && !jobs[1].fails)
+        printf("ok   %-52s %d + %d attention calls checked, worst err/tol %.3f / %.3f, %.1f / %.1f s\n", "two threads, two contexts, two caches", jobs[0].n_checked, jobs[1].n_checked, jobs[0].worst,
+               jobs[1].worst, jobs[0].seconds, jobs[1].seconds);
+}
+
 static void test_gpu(int quick) {
     oscar_cuda cu;
     oscar_cuda_config cc;
@@ -884,7 +1107,9 @@ static void test_gpu(int quick) {
     for (i = 0; i < n; i++) run_case(&cu, &cases[i]);
     test_nonfinite(&cu);
     if (!quick) test_wide_batch(&cu);
-    printf("GPU checks: %d cases in %.1f s\n", n + (quick ? 1 : 2), now_s() - t0);
+    if (!quick) test_device_oom(&cu); /* expected API errors: not under compute-sanitizer (--quick) */
+    test_two_threads(quick);
+    printf("GPU checks: %d cases in %.1f s\n", n + (quick ? 2 : 4), now_s() - t0);
     oscar_cuda_free(&cu);
 }
 
