@@ -1047,6 +1047,22 @@ OSCAR_DEF void oscar_int2_dequantize_row(float *x, const uint8_t *codes, const u
     uint8_t q[OSCAR_MAX_HEAD_DIM];
     int i, k, quarter, d4 = d / 4;
     if (!x || !codes || !sm || !oscar_is_pow2(d) || d < 4 || d > OSCAR_MAX_HEAD_DIM || !oscar_is_pow2(g) || g > d) return;
+    if (g >= d4) { /* each quarter of the row lies in one group: constant shifts over codes widened
+                      to 32 bits, loops that vectorise */
+        uint32_t w[OSCAR_MAX_HEAD_DIM / 4];
+        float sc[4], mn[4];
+        for (i = 0; i < d4; i++) w[i] = codes[i];
+        for (quarter = 0; quarter < 4; quarter++) {
+            k = quarter * d4 / g;
+            sc[quarter] = oscar_f16_to_f32(sm[2 * k]);
+            mn[quarter] = oscar_f16_to_f32(sm[2 * k + 1]);
+        }
+        for (i = 0; i < d4; i++) x[i] = mn[0] + (float)(w[i] & 3) * sc[0];
+        for (i = 0; i < d4; i++) x[d4 + i] = mn[1] + (float)((w[i] >> 2) & 3) * sc[1];
+        for (i = 0; i < d4; i++) x[2 * d4 + i] = mn[2] + (float)((w[i] >> 4) & 3) * sc[2];
+        for (i = 0; i < d4; i++) x[3 * d4 + i] = mn[3] + (float)(w[i] >> 6) * sc[3];
+        return;
+    }
     for (quarter = 0; quarter < 4; quarter++)
         for (i = 0; i < d4; i++) q[quarter * d4 + i] = (uint8_t)((codes[i] >> (2 * quarter)) & 3);
     for (k = 0; k < d / g; k++) {
@@ -1645,55 +1661,74 @@ OSCAR_DEF void oscar_attend_rows(float *out, double *lse, const float *q, const 
 }
 
 #define OSCAR__CHUNK 32 /* tokens decoded at a time by the reference attention */
+#define OSCAR__LANES 16 /* independent partial sums of a dot product (vector lanes) */
+
+/* dot product of fp32 rows in double, in OSCAR__LANES interleaved partial sums (they vectorise)
+   added pairwise at the end */
+static double oscar__dot_lanes(const float *a, const float *b, int d) {
+    double acc[OSCAR__LANES], s = 0.0;
+    int i, l;
+    if (d % OSCAR__LANES) {
+        for (i = 0; i < d; i++) s += (double)a[i] * b[i];
+        return s;
+    }
+    for (l = 0; l < OSCAR__LANES; l++) acc[l] = (double)a[l] * b[l];
+    for (i = OSCAR__LANES; i < d; i += OSCAR__LANES)
+        for (l = 0; l < OSCAR__LANES; l++) acc[l] += (double)a[i + l] * b[i + l];
+    for (l = 0; l < OSCAR__LANES / 2; l++) acc[l] += acc[l + OSCAR__LANES / 2];
+    for (l = 0; l < OSCAR__LANES / 4; l++) acc[l] += acc[l + OSCAR__LANES / 4];
+    return (acc[0] + acc[2]) + (acc[1] + acc[3]);
+}
 
 /* adds tokens [a, b) of one KV head to the partial softmax states of its G query heads: rows are
-   decoded a chunk at a time (K transposed, so the G score loops vectorise over tokens); one
-   rescale per chunk, not per token */
-static void oscar__attend_range(const oscar_kv *kv, int seq, int layer, int j, int a, int b, const double *qd, int G, double scale,
-                                oscar__softmax *part, float *Kt, float *Vc, double *sc) {
+   decoded a chunk at a time (row-major, so the dot products and the P.V loop vectorise over the
+   head dim); arithmetic in double with one rescale per chunk. In double the result equals plain
+   attention over the same rows to the last bit of fp32 in practice (tests/test_model.c checks the
+   whole model's logits); fp32 products here move a 30-layer model's logits by ~1e-3. */
+static void oscar__attend_range(const oscar_kv *kv, int seq, int layer, int j, int a, int b, const float *qf, int G, float scale,
+                                oscar__softmax *part, float *Kc, float *Vc) {
     int d = kv->d, pos, c, g, i;
-    float krow[OSCAR_MAX_HEAD_DIM];
+    double sc[OSCAR__CHUNK], pc[OSCAR__CHUNK], o[OSCAR_MAX_HEAD_DIM];
     for (pos = a; pos < b; pos += OSCAR__CHUNK) {
         int cn = b - pos < OSCAR__CHUNK ? b - pos : OSCAR__CHUNK;
         for (c = 0; c < cn; c++) {
-            oscar__kv_row(kv, seq, layer, j, pos + c, 0, krow);
-            for (i = 0; i < d; i++) Kt[i * OSCAR__CHUNK + c] = krow[i];
+            oscar__kv_row(kv, seq, layer, j, pos + c, 0, Kc + (size_t)c * d);
             oscar__kv_row(kv, seq, layer, j, pos + c, 1, Vc + (size_t)c * d);
         }
         for (g = 0; g < G; g++) {
-            const double *qg = qd + (size_t)g * d;
+            const float *qg = qf + (size_t)g * d;
             oscar__softmax *st = &part[g];
-            double mx = -INFINITY, corr;
-            for (c = 0; c < cn; c++) sc[c] = 0.0;
-            for (i = 0; i < d; i++) {
-                const float *kt = Kt + i * OSCAR__CHUNK;
-                double qi = qg[i];
-                for (c = 0; c < cn; c++) sc[c] += qi * kt[c];
-            }
+            double mx = -INFINITY, l = 0.0;
             for (c = 0; c < cn; c++) {
-                sc[c] *= scale;
+                sc[c] = oscar__dot_lanes(qg, Kc + (size_t)c * d, d) * scale;
                 if (sc[c] > mx) mx = sc[c];
             }
             if (mx > st->m) {
-                corr = st->l == 0.0 ? 0.0 : exp(st->m - mx);
+                double corr = st->l == 0.0 ? 0.0 : exp(st->m - mx);
                 st->l *= corr;
                 for (i = 0; i < d; i++) st->acc[i] *= corr;
                 st->m = mx;
             }
             for (c = 0; c < cn; c++) {
-                double p = exp(sc[c] - st->m);
-                const float *vr = Vc + (size_t)c * d;
-                st->l += p;
-                for (i = 0; i < d; i++) st->acc[i] += p * vr[i];
+                pc[c] = exp(sc[c] - st->m);
+                l += pc[c];
             }
+            for (i = 0; i < d; i++) o[i] = 0.0;
+            for (c = 0; c < cn; c++) {
+                const float *vr = Vc + (size_t)c * d;
+                double p = pc[c];
+                for (i = 0; i < d; i++) o[i] += p * vr[i];
+            }
+            st->l += l;
+            for (i = 0; i < d; i++) st->acc[i] += o[i];
         }
     }
 }
 
 OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, const float *q, int n_q_heads, float scale) {
     int d, G, j, g, i, seg, n, ns = 0, nh = 0;
-    float *qr, *Kt, *Vc, *orot;
-    double *dbl, *qd, *sc;
+    float *qr, *Kc, *Vc, *orot;
+    double *dbl;
     oscar__softmax *tot, *part;
     if (!kv) return OSCAR_ERR_NULL;
     if (!out || !q) return oscar__fail(kv->msg, OSCAR_ERR_NULL, "attend: null query or output");
@@ -1709,9 +1744,9 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
     G = n_q_heads / kv->Hkv;
     if (scale == 0.0f) scale = (float)(1.0 / sqrt((double)d));
     if (G > kv->scratch_g) {
-        /* [2G] softmax states; doubles: [2G][d] accumulators, [G][d] query, [CHUNK] scores;
-           floats: [G][d] rotated query, [d][CHUNK] keys, [CHUNK][d] values, [d] output */
-        size_t bytes = sizeof(oscar__softmax) * 2 * (size_t)G + sizeof(double) * (3 * (size_t)G * d + OSCAR__CHUNK) +
+        /* [2G] softmax states; doubles: [2G][d] accumulators;
+           floats: [G][d] rotated query, [CHUNK][d] keys, [CHUNK][d] values, [d] output */
+        size_t bytes = sizeof(oscar__softmax) * 2 * (size_t)G + sizeof(double) * (2 * (size_t)G * d) +
                        sizeof(float) * ((size_t)G * d + 2 * (size_t)OSCAR__CHUNK * d + (size_t)d);
         double *p = (double *)OSCAR_REALLOC(kv->scratch, bytes);
         if (!p) return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "attend: out of memory for scratch");
@@ -1721,11 +1756,9 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
     tot = (oscar__softmax *)(void *)kv->scratch;
     part = tot + G;
     dbl = (double *)(void *)(part + G);
-    qd = dbl + (size_t)2 * G * d;
-    sc = qd + (size_t)G * d;
-    qr = (float *)(void *)(sc + OSCAR__CHUNK);
-    Kt = qr + (size_t)G * d;
-    Vc = Kt + (size_t)OSCAR__CHUNK * d;
+    qr = (float *)(void *)(dbl + (size_t)2 * G * d);
+    Kc = qr + (size_t)G * d;
+    Vc = Kc + (size_t)OSCAR__CHUNK * d;
     orot = Vc + (size_t)OSCAR__CHUNK * d;
     for (g = 0; g < G; g++) {
         tot[g].acc = dbl + (size_t)g * d;
@@ -1738,7 +1771,6 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
             const float *qh = q + (size_t)(j * G + g) * d;
             if (Rk) oscar_rotate_rows(qr + (size_t)g * d, qh, Rk, 1, d, 0);
             else memcpy(qr + (size_t)g * d, qh, sizeof(float) * (size_t)d);
-            for (i = 0; i < d; i++) qd[(size_t)g * d + i] = qr[(size_t)g * d + i];
             oscar__sm_reset(&tot[g], d);
         }
         /* segments: sink [0, ns), history [ns, ns + nh), recent [ns + nh, n); one partial each,
@@ -1748,7 +1780,7 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
             int b = seg == 0 ? ns : (seg == 1 ? ns + nh : n);
             if (a == b) continue;
             for (g = 0; g < G; g++) oscar__sm_reset(&part[g], d);
-            oscar__attend_range(kv, seq, layer, j, a, b, qd, G, scale, part, Kt, Vc, sc);
+            oscar__attend_range(kv, seq, layer, j, a, b, qr, G, scale, part, Kc, Vc);
             for (g = 0; g < G; g++) oscar__sm_merge(&tot[g], &part[g], d);
         }
         for (g = 0; g < G; g++) {
