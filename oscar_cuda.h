@@ -81,6 +81,12 @@
                     buffers; scores all G query heads of the KV head in one pass over the data,
                     online softmax, values accumulated in registers; writes (o, max, sum) per split.
                     Splits: one full wave of resident blocks over batch x Hkv.
+     oscar_decode_w INT2 caches with d 64 or 128, G <= 8 and 16-row-aligned pages (others: oscar_decode):
+                    each warp owns a run of 64-row INT2 / 8-row BF16 units with its own cp.async
+                    buffers; scores and P.V on tensor cores with hi/lo halves as the rows 0-7 / 8-15
+                    of one MMA, online softmax in registers, one block barrier at the end. Options
+                    (OSCAR_CUDA_NVRTC_OPTIONS): -DOSCAR_WARP=0 the block kernel, -DOSCAR_WFUSE=1 fold
+                    the query rotation and the merge into it (slower at batch 1 on an H100).
      oscar_rotate_q, oscar_merge   q . R_k before; log-sum-exp merge of the splits and . R_v^T
                     (skipped with absorb_v) after. Specialised by -D for d, group, G, page tile;
                     each specialisation is compiled once per context (about a second) and kept.
@@ -307,6 +313,7 @@ typedef struct oscar_cuda_kv {
     oscar_cu_ptr krot, vrot, vrot_t; /* [L][rot_heads][d][d] fp32 (vrot_t: R_v transposed) or 0 */
     oscar_cu_ptr jobs; size_t jobs_cap;  /* device scratch: append jobs */
     oscar_cu_ptr work; size_t work_cap;  /* device scratch: attention partials */
+    oscar_cu_ptr cnt; size_t cnt_cap;    /* device: zeroed split counters of oscar_decode_w's merge */
     int *h_jobs; size_t h_jobs_cap;      /* host scratch */
     int *refcount, *free_list, n_free;
     oscar_cuda_seq *seqs;
@@ -314,6 +321,8 @@ typedef struct oscar_cuda_kv {
     oscar_cu_module mod_decode[33];      /* by GQA group */
     oscar_cu_function fn_append, fn_decode[33][3]; /* oscar_decode, oscar_rotate_q, oscar_merge */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
+    int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w,
+                                            2: which also rotates the query and merges (one launch) */
     oscar_cu_stream stream;             /* where all work of this cache goes */
     oscar_cu_event prof_ev[4];          /* profiling (bench --diag): when prof_ev[0] is set, attend records
                                            events before the query rotation, the decode, the merge, and after */
@@ -731,7 +740,13 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline\n",
     "    oscar_u64 pool, sink, win;\n",
     "    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables\n",
-    "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
+    "    oscar_u64 krot;        // oscar_decode_w: const float [L][rot_heads][D][D]: q is unrotated, the\n",
+    "                           //   kernel rotates it (0: q is used as it is)\n",
+    "    oscar_u64 vrot_t;      // oscar_decode_w with cnt: R_v transposed for the fused merge, or 0\n",
+    "    oscar_u64 out;         // oscar_decode_w with cnt: float [B][Hq][D] final output\n",
+    "    oscar_u64 cnt;         // oscar_decode_w: int [B][Hkv] zeroed counters: the last block of a\n",
+    "                           //   (sequence, KV head) merges the splits (0: part_o / part_ml only)\n",
+    "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, rot_heads;\n",
     "    float scale_log2;      // softmax scale * log2(e)\n",
     "    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS\n",
     "};\n",
@@ -1717,6 +1732,628 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    }\n",
     "}\n",
     "\n",
+    "// ---------------------------------------------------------------------------------------------\n",
+    "// oscar_decode_w (issue 5): warp-owned units, no block barrier inside the loop. grid (splits, Hkv,\n",
+    "// B), OSCAR_WNW warps. The units of one (sequence, KV head) are 8-row BF16 tiles (sink, window,\n",
+    "// BF16 history) and TH-row INT2 history tiles; the warps of all splits take contiguous runs of\n",
+    "// units of about equal bytes. Each warp stages its own units with 16-byte cp.async (OSCAR_WNS\n",
+    "// buffers), computes scores on tensor cores with the query rows split hi (rows 0-7) + lo (rows\n",
+    "// 8-15) in one m16n8k16 (heads x tokens, so a lane's C fragment holds one head: hi + lo add in\n",
+    "// the lane), keeps the online softmax in registers (max over the 4 lanes of a head: 2 shuffles per\n",
+    "// unit), and feeds its probabilities straight back as the A operand of P.V (weights p * scale_v,\n",
+    "// hi rows + lo rows; B = V codes). The warps of a block merge once at the end (one barrier);\n",
+    "// output format as oscar_decode (the merge kernel combines the splits).\n",
+    "// INT2 codes enter the MMA as fp16 subnormals: the byte of four 2-bit codes masked to quarter qd\n",
+    "// is code * 4^qd * 2^-24 exactly (OSCAR_SUBN=1; 0: 1024-offset halves and a subtraction); queries\n",
+    "// are pre-scaled by 4^-qd, outputs by 4^-qd * 2^24 at the end.\n",
+    "#ifndef OSCAR_WARP\n",
+    "#define OSCAR_WARP 1\n",
+    "#endif\n",
+    "#if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128) && G <= 8 && ((OSCAR_INT2 && I2MMA) || (!OSCAR_INT2 && OSCAR_WARP > 1))\n",
+    "#define WARPK 1\n",
+    "#else\n",
+    "#define WARPK 0\n",
+    "#endif\n",
+    "#ifndef OSCAR_WNW\n",
+    "#define OSCAR_WNW 4\n",
+    "#endif\n",
+    "#ifndef OSCAR_WNS\n",
+    "#define OSCAR_WNS 2\n",
+    "#endif\n",
+    "#ifndef OSCAR_SUBN // 1: codes as fp16 subnormals (failed the full test on the H100: 1e-4 errors)\n",
+    "#define OSCAR_SUBN 0\n",
+    "#endif\n",
+    "#ifndef OSCAR_WNG // score n-tiles in flight per warp (independent MMA chains)\n",
+    "#define OSCAR_WNG 4\n",
+    "#endif\n",
+    "#if WARPK\n",
+    "#define WNW OSCAR_WNW\n",
+    "#define WNS OSCAR_WNS\n",
+    "#define WRB (D / 4)      // INT2 code row bytes\n",
+    "#define WBPL (D / 32)    // V code bytes per lane and token (P.V B operand)\n",
+    "#define WNB (D / 64)     // K code words per lane and token (score B operand)\n",
+    "#define WNJ (D / 8)      // output n-tiles: jn = qd * WBPL + e\n",
+    "#define WUB 8            // rows of a BF16 unit\n",
+    "#define WHB (TH < 8 \? TH : 8)\n",
+    "#define WBK (2 * D + 32) // BF16 K row stride in shared memory (bank-conflict free for the score loads)\n",
+    "#define WBV (2 * D + 16) // BF16 V row stride\n",
+    "#define W_BF_STAGE (WUB * WBK + WUB * WBV)\n",
+    "#if OSCAR_INT2\n",
+    "#define W_QPG (GS / (D / 4)) // quarters per scale group\n",
+    "#define W_NTT (TH / 8)\n",
+    "#define W_WNG (OSCAR_WNG < W_NTT \? OSCAR_WNG : W_NTT)\n",
+    "#define W_I2_V (TH * WRB)\n",
+    "#define W_I2_KS (W_I2_V + (TH + TH / 4) * WRB) // V rows padded: row t at (t + t/4) * WRB\n",
+    "#define W_I2_VS (W_I2_KS + TH * NGR * 4)\n",
+    "#define W_I2_STAGE (W_I2_VS + TH * NGR * 4)\n",
+    "#define W_STG0 (W_I2_STAGE > W_BF_STAGE \? W_I2_STAGE : W_BF_STAGE)\n",
+    "#define W_HU TH\n",
+    "#define W_WI (TH * 2 * (WRB + 4 * NGR) / 256 > 0 \? TH * 2 * (WRB + 4 * NGR) / 256 : 1)\n",
+    "#else\n",
+    "#define W_STG0 W_BF_STAGE\n",
+    "#define W_HU WHB\n",
+    "#define W_WI (WHB * D / 64 > 0 \? WHB * D / 64 : 1)\n",
+    "#endif\n",
+    "#define W_WB (WUB * D / 64) // cost of a BF16 unit, bytes / 256\n",
+    "#define W_STG ((W_STG0 + 127) / 128 * 128)\n",
+    "#define W_QS_OFF (WNW * WNS * W_STG)\n",
+    "#define W_QFI_OFF (W_QS_OFF + G * D * 4)\n",
+    "#define W_QFB_OFF (W_QFI_OFF + (D / 16) * 32 * 16)\n",
+    "#define W_QM_OFF (W_QFB_OFF + (D / 16) * 32 * 16)\n",
+    "#define W_SMEM (W_QM_OFF + 4 * (8 + 8 + 8 * NGR))\n",
+    "#if OSCAR_SUBN\n",
+    "#define W_CS 5.9604644775390625e-08f\n",
+    "#define W_CSINV 16777216.0f\n",
+    "#else\n",
+    "#define W_CS 1.0f\n",
+    "#define W_CSINV 1.0f\n",
+    "#endif\n",
+    "#else\n",
+    "#define W_SMEM 0\n",
+    "#endif\n",
+    "extern \"C\" __device__ int oscar_decode_w_on = WARPK;\n",
+    "extern \"C\" __device__ int oscar_decode_w_smem_bytes = W_SMEM;\n",
+    "extern \"C\" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;\n",
+    "#ifndef OSCAR_WFUSE // 1: oscar_decode_w rotates the query and merges the splits itself (one launch;\n",
+    "#define OSCAR_WFUSE 0 // measured slower at batch 1 on the H100, 2026-11-22: 44.6 vs 31.3 us at 8K)\n",
+    "#endif\n",
+    "extern \"C\" __device__ int oscar_decode_w_fused = OSCAR_WFUSE;\n",
+    "\n",
+    "#if WARPK\n",
+    "#if WNW * G * D * 4 + WNW * G * 8 > WNW * WNS * W_STG\n",
+    "#error \"warp merge buffer does not fit\"\n",
+    "#endif\n",
+    "static __device__ __forceinline__ void oscar_mma_bf16(float c[4], oscar_u32 a0, oscar_u32 a1, oscar_u32 a2, oscar_u32 a3, oscar_u32 b0, oscar_u32 b1) {\n",
+    "    asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\\n\"\n",
+    "                 : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3])\n",
+    "                 : \"r\"(a0), \"r\"(a1), \"r\"(a2), \"r\"(a3), \"r\"(b0), \"r\"(b1));\n",
+    "}\n",
+    "static __device__ __forceinline__ void oscar_mma_f16(float c[4], uint4 a, oscar_u32 b0, oscar_u32 b1) {\n",
+    "    asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\\n\"\n",
+    "                 : \"+f\"(c[0]), \"+f\"(c[1]), \"+f\"(c[2]), \"+f\"(c[3])\n",
+    "                 : \"r\"(a.x), \"r\"(a.y), \"r\"(a.z), \"r\"(a.w), \"r\"(b0), \"r\"(b1));\n",
+    "}\n",
+    "// (x0, x1) -> fp16 pair hi (x0 low half) and the rounding remainders lo\n",
+    "static __device__ __forceinline__ void oscar_h2_split(float x0, float x1, oscar_u32 *hi, oscar_u32 *lo) {\n",
+    "    oscar_u32 h, l;\n",
+    "    float f0, f1;\n",
+    "    asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(h) : \"f\"(x1), \"f\"(x0));\n",
+    "    asm(\"{.reg .f16 a, b;\\n mov.b32 {a, b}, %2;\\n cvt.f32.f16 %0, a;\\n cvt.f32.f16 %1, b;}\" : \"=f\"(f0), \"=f\"(f1) : \"r\"(h));\n",
+    "    asm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(l) : \"f\"(x1 - f1), \"f\"(x0 - f0));\n",
+    "    *hi = h;\n",
+    "    *lo = l;\n",
+    "}\n",
+    "static __device__ __forceinline__ void oscar_b2_split(float x0, float x1, oscar_u32 *hi, oscar_u32 *lo) {\n",
+    "    oscar_u32 h, l;\n",
+    "    asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(h) : \"f\"(x1), \"f\"(x0));\n",
+    "    const float f0 = __uint_as_float(h << 16), f1 = __uint_as_float(h & 0xffff0000u);\n",
+    "    asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(l) : \"f\"(x1 - f1), \"f\"(x0 - f0));\n",
+    "    *hi = h;\n",
+    "    *lo = l;\n",
+    "}\n",
+    "static __device__ __forceinline__ void oscar_cp_async16_zero(void *smem, const void *gmem) {\n",
+    "    oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(smem);\n",
+    "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, 0;\\n\" ::\"r\"(s), \"l\"(gmem));\n",
+    "}\n",
+    "// fp16 codes of quarter qd from a byte-pair word (bytes 0 and 2 hold the codes of the two halves)\n",
+    "static __device__ __forceinline__ oscar_u32 oscar_w_codes(oscar_u32 x, int qd) {\n",
+    "#if OSCAR_SUBN\n",
+    "    return x & (0x00030003u << (2 * qd));\n",
+    "#else\n",
+    "    oscar_u32 o;\n",
+    "    const oscar_u32 r = (x & (0x00030003u << (2 * qd))) | 0x64006400u;\n",
+    "    asm(\"sub.f16x2 %0, %1, %2;\" : \"=r\"(o) : \"r\"(r), \"r\"(0x64006400u));\n",
+    "    return o;\n",
+    "#endif\n",
+    "}\n",
+    "\n",
+    "#ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow\n",
+    "#define OSCAR_WMINB (12 / WNW)\n",
+    "#endif\n",
+    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {\n",
+    "    extern __shared__ __align__(16) oscar_u8 smem[];\n",
+    "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
+    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;\n",
+    "    const int Hq = p.Hkv * G;\n",
+    "    const int slot = p.seqinfo \? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];\n",
+    "    const int n = p.seqinfo \? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];\n",
+    "    const int ns = n < p.S0 \? n : p.S0;\n",
+    "    const int H = n >= p.S0 + p.W \? p.P * ((n - p.S0 - p.W) / p.P) : 0;\n",
+    "    const int nw = n - ns - H;\n",
+    "    const int tsu = (ns + WUB - 1) / WUB, thu = H / W_HU, twu = (nw + WUB - 1) / WUB;\n",
+    "    const int U = tsu + thu + twu;\n",
+    "    const long long C = (long long)tsu * W_WB + (long long)thu * W_WI + (long long)twu * W_WB;\n",
+    "    const int TW = p.n_splits * WNW, gw = split * WNW + warp;\n",
+    "    auto first_unit = [&](long long c) -> int {\n",
+    "        if (c <= 0) return 0;\n",
+    "        const long long a = (long long)tsu * W_WB;\n",
+    "        if (c <= a) return (int)((c + W_WB - 1) / W_WB);\n",
+    "        c -= a;\n",
+    "        const long long bb = (long long)thu * W_WI;\n",
+    "        if (c <= bb) return tsu + (int)((c + W_WI - 1) / W_WI);\n",
+    "        c -= bb;\n",
+    "        const int u = tsu + thu + (int)((c + W_WB - 1) / W_WB);\n",
+    "        return u < U \? u : U;\n",
+    "    };\n",
+    "    const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);\n",
+    "\n",
+    "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + j;\n",
+    "    const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);\n",
+    "    const oscar_u8 *sinkV = sinkK + (size_t)p.S0 * (D * 2);\n",
+    "    const oscar_u8 *winK = (const oscar_u8 *)p.win + slab * 2 * p.ring * (D * 2);\n",
+    "    const oscar_u8 *winV = winK + (size_t)p.ring * (D * 2);\n",
+    "    const int *bt = (const int *)p.bt + (size_t)slot * p.max_blocks;\n",
+    "    oscar_u8 *wst = smem + warp * WNS * W_STG;\n",
+    "\n",
+    "    // ---- staging of one unit by this warp ----\n",
+    "    auto issue = [&](int u, oscar_u8 *st) {\n",
+    "#if OSCAR_INT2\n",
+    "        if (u >= tsu && u < tsu + thu) {\n",
+    "            const int tok0 = (u - tsu) * TH, r0 = tok0 % p.P;\n",
+    "            const int page = bt[tok0 / p.P];\n",
+    "            const oscar_u8 *base = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + j) * (size_t)p.head_page_bytes;\n",
+    "            const size_t vofs = (size_t)p.P * (WRB + NGR * 4);\n",
+    "#pragma unroll\n",
+    "            for (int c = lane; c < TH * WRB / 16; c += 32) oscar_cp_async16(st + c * 16, base + (size_t)r0 * WRB + c * 16);\n",
+    "#pragma unroll\n",
+    "            for (int c = lane; c < TH * WRB / 16; c += 32) {\n",
+    "                const int t = c / (WRB / 16), o = (c % (WRB / 16)) * 16;\n",
+    "                oscar_cp_async16(st + W_I2_V + (t + (t >> 2)) * WRB + o, base + vofs + (size_t)(r0 + t) * WRB + o);\n",
+    "            }\n",
+    "            for (int c = lane; c < 2 * (TH * NGR / 4); c += 32) {\n",
+    "                const int kv = c / (TH * NGR / 4), i = c % (TH * NGR / 4);\n",
+    "                oscar_cp_async16(st + (kv \? W_I2_VS : W_I2_KS) + i * 16, base + kv * vofs + (size_t)p.P * WRB + (size_t)r0 * NGR * 4 + i * 16);\n",
+    "            }\n",
+    "            return;\n",
+    "        }\n",
+    "#endif\n",
+    "        int tok0, nr;\n",
+    "        const oscar_u8 *hbase = 0;\n",
+    "        if (u < tsu) {\n",
+    "            tok0 = u * WUB;\n",
+    "            nr = ns - tok0 < WUB \? ns - tok0 : WUB;\n",
+    "        } else if (u >= tsu + thu) {\n",
+    "            tok0 = (u - tsu - thu) * WUB;\n",
+    "            nr = nw - tok0 < WUB \? nw - tok0 : WUB;\n",
+    "        } else {\n",
+    "            tok0 = (u - tsu) * W_HU;\n",
+    "            nr = W_HU;\n",
+    "            const int page = bt[tok0 / p.P];\n",
+    "            hbase = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + j) * (size_t)p.head_page_bytes;\n",
+    "            tok0 %= p.P;\n",
+    "        }\n",
+    "#pragma unroll\n",
+    "        for (int c = lane; c < 2 * WUB * (D / 8); c += 32) {\n",
+    "            const int kv = c / (WUB * (D / 8)), r = (c / (D / 8)) % WUB, ch = c % (D / 8);\n",
+    "            oscar_u8 *dst = st + (kv \? WUB * WBK + r * WBV : r * WBK) + ch * 16;\n",
+    "            if (r < nr) {\n",
+    "                const oscar_u8 *src;\n",
+    "                if (u < tsu) src = (kv \? sinkV : sinkK) + (size_t)(tok0 + r) * (D * 2);\n",
+    "                else if (hbase) src = hbase + ((size_t)kv * p.P + tok0 + r) * (D * 2);\n",
+    "                else src = (kv \? winV : winK) + (size_t)((H + tok0 + r) % p.ring) * (D * 2);\n",
+    "                oscar_cp_async16(dst, src + ch * 16);\n",
+    "            } else {\n",
+    "                oscar_cp_async16_zero(dst, sinkK);\n",
+    "            }\n",
+    "        }\n",
+    "    };\n",
+    "\n",
+    "    // first units in flight before the query preparation\n",
+    "#pragma unroll\n",
+    "    for (int s = 0; s < WNS - 1; s++) {\n",
+    "        if (ua + s < ub) issue(ua + s, wst + s * W_STG);\n",
+    "        oscar_cp_commit();\n",
+    "    }\n",
+    "\n",
+    "    // ---- queries: fp16 hi/lo fragments (INT2, power-of-two normalised per head, x 4^-qd) and\n",
+    "    // bf16 hi/lo fragments (BF16 rows); per head: 1 / (normaliser * code scale) and sum over each\n",
+    "    // group, both times the softmax scale (log2 domain) ----\n",
+    "    float *qs = (float *)(smem + W_QS_OFF);\n",
+    "    uint4 *qfi = (uint4 *)(smem + W_QFI_OFF);\n",
+    "    uint4 *qfb = (uint4 *)(smem + W_QFB_OFF);\n",
+    "    float *qmul = (float *)(smem + W_QM_OFF), *qiv = qmul + 8, *qsm = qiv + 8; // [8], [8], [8][NGR]\n",
+    "    {\n",
+    "        const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;\n",
+    "        float *qraw = p.krot \? (float *)qfb : qs;\n",
+    "        for (int i = tid; i < G * D; i += 32 * WNW) qraw[i] = qg[i];\n",
+    "        __syncthreads();\n",
+    "        if (p.krot) { // q . R_k for the G heads (fp32, i ascending, as oscar_rotate_q)\n",
+    "            const float *R = (const float *)p.krot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? j : 0)) * D * D;\n",
+    "            for (int c = tid; c < D; c += 32 * WNW) {\n",
+    "                float acc[G];\n",
+    "#pragma unroll\n",
+    "                for (int h = 0; h < G; h++) acc[h] = 0.0f;\n",
+    "                for (int i0 = 0; i0 < D; i0 += 32) { // 32 rows in flight per round trip\n",
+    "                    float r[32];\n",
+    "#pragma unroll\n",
+    "                    for (int k = 0; k < 32; k++) r[k] = R[(size_t)(i0 + k) * D + c];\n",
+    "#pragma unroll\n",
+    "                    for (int k = 0; k < 32; k++)\n",
+    "#pragma unroll\n",
+    "                        for (int h = 0; h < G; h++) acc[h] += qraw[h * D + i0 + k] * r[k];\n",
+    "                }\n",
+    "#pragma unroll\n",
+    "                for (int h = 0; h < G; h++) qs[h * D + c] = acc[h];\n",
+    "            }\n",
+    "            __syncthreads();\n",
+    "        }\n",
+    "    }\n",
+    "#if OSCAR_INT2\n",
+    "    for (int h = warp; h < 8; h += WNW) {\n",
+    "        float m = 0.0f;\n",
+    "        if (h < G)\n",
+    "            for (int c = lane; c < D; c += 32) m = fmaxf(m, fabsf(qs[h * D + c]));\n",
+    "#pragma unroll\n",
+    "        for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));\n",
+    "        if (lane == 0) {\n",
+    "            float inv;\n",
+    "            const float mul = oscar_pow2_norm(m > 0.0f \? m : 1.0f, &inv);\n",
+    "            qmul[h] = h < G \? mul : 0.0f;\n",
+    "            qiv[h] = h < G \? inv * W_CSINV * p.scale_log2 : 0.0f;\n",
+    "        }\n",
+    "        if (lane < NGR) {\n",
+    "            float s = 0.0f;\n",
+    "            if (h < G)\n",
+    "                for (int c = 0; c < GS; c++) s += qs[h * D + lane * GS + c];\n",
+    "            qsm[h * NGR + lane] = s * p.scale_log2;\n",
+    "        }\n",
+    "    }\n",
+    "    __syncthreads();\n",
+    "#endif\n",
+    "    for (int i = tid; i < (D / 16) * 32; i += 32 * WNW) {\n",
+    "        const int ln = i % 32, ks = i / 32, h = ln >> 2, t = ln & 3;\n",
+    "        uint4 fi = make_uint4(0, 0, 0, 0), fb = make_uint4(0, 0, 0, 0);\n",
+    "        if (h < G) {\n",
+    "#if OSCAR_INT2\n",
+    "            const int qd = ks / WNB, blk = ks % WNB, c0 = qd * (D / 4) + 4 * (t * WNB + blk);\n",
+    "            const float f = qmul[h] * (qd == 0 \? 1.0f : qd == 1 \? 0.25f : qd == 2 \? 0.0625f : 0.015625f);\n",
+    "            oscar_h2_split(qs[h * D + c0] * f, qs[h * D + c0 + 1] * f, &fi.x, &fi.y);\n",
+    "            oscar_h2_split(qs[h * D + c0 + 2] * f, qs[h * D + c0 + 3] * f, &fi.z, &fi.w);\n",
+    "#endif\n",
+    "            const int cb = 16 * ks + 4 * t;\n",
+    "            oscar_b2_split(qs[h * D + cb], qs[h * D + cb + 1], &fb.x, &fb.y);\n",
+    "            oscar_b2_split(qs[h * D + cb + 2], qs[h * D + cb + 3], &fb.z, &fb.w);\n",
+    "        }\n",
+    "        qfi[i] = fi;\n",
+    "        qfb[i] = fb;\n",
+    "    }\n",
+    "    __syncthreads();\n",
+    "#if OSCAR_INT2\n",
+    "    uint4 qf[D / 16];\n",
+    "#pragma unroll\n",
+    "    for (int ks = 0; ks < D / 16; ks++) qf[ks] = qfi[ks * 32 + lane];\n",
+    "    const float qivh = qiv[lg];\n",
+    "    float qsmh[NGR], pm[NGR];\n",
+    "#pragma unroll\n",
+    "    for (int g = 0; g < NGR; g++) {\n",
+    "        qsmh[g] = qsm[lg * NGR + g];\n",
+    "        pm[g] = 0.0f;\n",
+    "    }\n",
+    "#endif\n",
+    "\n",
+    "    float O[WNJ][4];\n",
+    "#pragma unroll\n",
+    "    for (int jn = 0; jn < WNJ; jn++) O[jn][0] = O[jn][1] = O[jn][2] = O[jn][3] = 0.0f;\n",
+    "    float mrun = OSCAR_NEG_INF, lrun = 0.0f;\n",
+    "\n",
+    "    // online softmax over a unit's scores s[nt][2] (tokens nt*8 + 2lt, +1 of head lg)\n",
+    "#define W_SOFTMAX(NTTX, s)                                                                      \\\n",
+    "    {                                                                                           \\\n",
+    "        float mx = OSCAR_NEG_INF;                                                               \\\n",
+    "        _Pragma(\"unroll\") for (int nt = 0; nt < NTTX; nt++) mx = fmaxf(mx, fmaxf(s[nt][0], s[nt][1])); \\\n",
+    "        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));                                    \\\n",
+    "        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));                                    \\\n",
+    "        const float mnew = fmaxf(mrun, mx);                                                     \\\n",
+    "        const float corr = exp2f(mrun - mnew);                                                  \\\n",
+    "        if (__any_sync(0xffffffffu, mnew != mrun)) {                                            \\\n",
+    "            _Pragma(\"unroll\") for (int jn = 0; jn < WNJ; jn++) {                                \\\n",
+    "                O[jn][0] *= corr;                                                               \\\n",
+    "                O[jn][1] *= corr;                                                               \\\n",
+    "                O[jn][2] *= corr;                                                               \\\n",
+    "                O[jn][3] *= corr;                                                               \\\n",
+    "            }                                                                                   \\\n",
+    "            W_PM_SCALE(corr)                                                                    \\\n",
+    "            lrun *= corr;                                                                       \\\n",
+    "        }                                                                                       \\\n",
+    "        mrun = mnew;                                                                            \\\n",
+    "        _Pragma(\"unroll\") for (int nt = 0; nt < NTTX; nt++) {                                   \\\n",
+    "            s[nt][0] = exp2f(s[nt][0] - mnew);                                                  \\\n",
+    "            s[nt][1] = exp2f(s[nt][1] - mnew);                                                  \\\n",
+    "            lrun += s[nt][0] + s[nt][1];                                                        \\\n",
+    "        }                                                                                       \\\n",
+    "    }\n",
+    "#if OSCAR_INT2\n",
+    "#define W_PM_SCALE(corr) _Pragma(\"unroll\") for (int g = 0; g < NGR; g++) pm[g] *= corr;\n",
+    "#else\n",
+    "#define W_PM_SCALE(corr)\n",
+    "#endif\n",
+    "\n",
+    "    // ---- the warp's units ----\n",
+    "#pragma unroll 1\n",
+    "    for (int u = ua, i = 0; u < ub; u++, i++) {\n",
+    "        if (u + WNS - 1 < ub) issue(u + WNS - 1, wst + ((i + WNS - 1) % WNS) * W_STG);\n",
+    "        oscar_cp_commit();\n",
+    "        asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(WNS - 1));\n",
+    "        __syncwarp();\n",
+    "        const oscar_u8 *st = wst + (i % WNS) * W_STG;\n",
+    "#if OSCAR_INT2\n",
+    "        if (u >= tsu && u < tsu + thu) {\n",
+    "            float s[W_NTT][2];\n",
+    "            const oscar_u32 *ksc = (const oscar_u32 *)(st + W_I2_KS);\n",
+    "#pragma unroll\n",
+    "            for (int ng = 0; ng < W_NTT; ng += W_WNG) {\n",
+    "                oscar_u32 p01[W_WNG][WNB], p23[W_WNG][WNB];\n",
+    "#pragma unroll\n",
+    "                for (int i = 0; i < W_WNG; i++) {\n",
+    "                    oscar_u32 wv[WNB];\n",
+    "#if WNB == 2\n",
+    "                    const uint2 w2 = *(const uint2 *)(st + ((ng + i) * 8 + lg) * WRB + 8 * lt);\n",
+    "                    wv[0] = w2.x;\n",
+    "                    wv[1] = w2.y;\n",
+    "#else\n",
+    "                    wv[0] = *(const oscar_u32 *)(st + ((ng + i) * 8 + lg) * WRB + 4 * lt);\n",
+    "#endif\n",
+    "#pragma unroll\n",
+    "                    for (int k = 0; k < WNB; k++) {\n",
+    "                        p01[i][k] = __byte_perm(wv[k], 0, 0x4140u);\n",
+    "                        p23[i][k] = __byte_perm(wv[k], 0, 0x4342u);\n",
+    "                    }\n",
+    "                    s[ng + i][0] = s[ng + i][1] = 0.0f;\n",
+    "                }\n",
+    "#pragma unroll\n",
+    "                for (int g = 0; g < NGR; g++) {\n",
+    "                    float c[W_WNG][4];\n",
+    "#pragma unroll\n",
+    "                    for (int i = 0; i < W_WNG; i++) c[i][0] = c[i][1] = c[i][2] = c[i][3] = 0.0f;\n",
+    "#pragma unroll\n",
+    "                    for (int qq = 0; qq < W_QPG; qq++) {\n",
+    "                        const int qd = g * W_QPG + qq;\n",
+    "#pragma unroll\n",
+    "                        for (int k = 0; k < WNB; k++)\n",
+    "#pragma unroll\n",
+    "                            for (int i = 0; i < W_WNG; i++) oscar_mma_f16(c[i], qf[qd * WNB + k], oscar_w_codes(p01[i][k], qd), oscar_w_codes(p23[i][k], qd));\n",
+    "                    }\n",
+    "#pragma unroll\n",
+    "                    for (int i = 0; i < W_WNG; i++) {\n",
+    "                        const int t0 = (ng + i) * 8 + 2 * lt;\n",
+    "                        const oscar_u32 k0 = ksc[t0 * NGR + g], k1 = ksc[(t0 + 1) * NGR + g];\n",
+    "                        s[ng + i][0] += oscar_f16_to_f32((oscar_u16)(k0 & 0xffffu)) * ((c[i][0] + c[i][2]) * qivh) + oscar_f16_to_f32((oscar_u16)(k0 >> 16)) * qsmh[g];\n",
+    "                        s[ng + i][1] += oscar_f16_to_f32((oscar_u16)(k1 & 0xffffu)) * ((c[i][1] + c[i][3]) * qivh) + oscar_f16_to_f32((oscar_u16)(k1 >> 16)) * qsmh[g];\n",
+    "                    }\n",
+    "                }\n",
+    "            }\n",
+    "            W_SOFTMAX(W_NTT, s)\n",
+    "            const oscar_u32 *vsc = (const oscar_u32 *)(st + W_I2_VS);\n",
+    "#pragma unroll\n",
+    "            for (int kk = 0; kk < TH / 16; kk++) {\n",
+    "                const int t0 = 16 * kk + 2 * lt;\n",
+    "                oscar_u32 W[4];\n",
+    "#pragma unroll\n",
+    "                for (int r = 0; r < 4; r++) {\n",
+    "                    const int t = t0 + (r & 1) + (r >> 1) * 8;\n",
+    "                    const oscar_u8 *src = st + W_I2_V + (t + (t >> 2)) * WRB + WBPL * lg;\n",
+    "                    W[r] = WBPL == 4 \? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;\n",
+    "                }\n",
+    "                uint4 A[NGR];\n",
+    "#pragma unroll\n",
+    "                for (int g = 0; g < NGR; g++) {\n",
+    "                    const oscar_u32 v0 = vsc[t0 * NGR + g], v1 = vsc[(t0 + 1) * NGR + g], v8 = vsc[(t0 + 8) * NGR + g], v9 = vsc[(t0 + 9) * NGR + g];\n",
+    "                    const float p0 = s[2 * kk][0], p1 = s[2 * kk][1], p8 = s[2 * kk + 1][0], p9 = s[2 * kk + 1][1];\n",
+    "                    pm[g] += p0 * oscar_f16_to_f32((oscar_u16)(v0 >> 16)) + p1 * oscar_f16_to_f32((oscar_u16)(v1 >> 16)) + p8 * oscar_f16_to_f32((oscar_u16)(v8 >> 16)) +\n",
+    "                             p9 * oscar_f16_to_f32((oscar_u16)(v9 >> 16));\n",
+    "                    oscar_h2_split(p0 * oscar_f16_to_f32((oscar_u16)(v0 & 0xffffu)), p1 * oscar_f16_to_f32((oscar_u16)(v1 & 0xffffu)), &A[g].x, &A[g].y);\n",
+    "                    oscar_h2_split(p8 * oscar_f16_to_f32((oscar_u16)(v8 & 0xffffu)), p9 * oscar_f16_to_f32((oscar_u16)(v9 & 0xffffu)), &A[g].z, &A[g].w);\n",
+    "                }\n",
+    "#pragma unroll\n",
+    "                for (int e = 0; e < WBPL; e++) {\n",
+    "                    const oscar_u32 sel = 0x4400u + 0x1111u * (oscar_u32)e;\n",
+    "                    const oscar_u32 x01 = __byte_perm(W[0], W[1], sel), x89 = __byte_perm(W[2], W[3], sel);\n",
+    "#pragma unroll\n",
+    "                    for (int qd = 0; qd < 4; qd++) oscar_mma_f16(O[qd * WBPL + e], A[qd / W_QPG], oscar_w_codes(x01, qd), oscar_w_codes(x89, qd));\n",
+    "                }\n",
+    "            }\n",
+    "        } else\n",
+    "#endif\n",
+    "        {\n",
+    "            // BF16 unit: 8 rows (zero rows past the end)\n",
+    "            int nr;\n",
+    "            if (u < tsu) nr = ns - u * WUB;\n",
+    "            else if (u >= tsu + thu) nr = nw - (u - tsu - thu) * WUB;\n",
+    "            else nr = W_HU;\n",
+    "            float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};\n",
+    "#pragma unroll\n",
+    "            for (int ks = 0; ks < D / 16; ks++) {\n",
+    "                const uint4 a = qfb[ks * 32 + lane];\n",
+    "                const uint2 kw = *(const uint2 *)(st + lg * WBK + (16 * ks + 4 * lt) * 2);\n",
+    "                oscar_mma_bf16(c, a.x, a.y, a.z, a.w, kw.x, kw.y);\n",
+    "            }\n",
+    "            float s[1][2];\n",
+    "            s[0][0] = 2 * lt < nr \? (c[0] + c[2]) * p.scale_log2 : OSCAR_NEG_INF;\n",
+    "            s[0][1] = 2 * lt + 1 < nr \? (c[1] + c[3]) * p.scale_log2 : OSCAR_NEG_INF;\n",
+    "            W_SOFTMAX(1, s)\n",
+    "            oscar_u32 ah, al;\n",
+    "            oscar_b2_split(s[0][0], s[0][1], &ah, &al);\n",
+    "            const oscar_u8 *vb = st + WUB * WBK;\n",
+    "#pragma unroll\n",
+    "            for (int qd = 0; qd < 4; qd++) {\n",
+    "                oscar_u32 w0[2], w1[2];\n",
+    "#if WBPL == 4\n",
+    "                {\n",
+    "                    const uint2 x0 = *(const uint2 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 4 * lg) * 2);\n",
+    "                    const uint2 x1 = *(const uint2 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 4 * lg) * 2);\n",
+    "                    w0[0] = x0.x;\n",
+    "                    w0[1] = x0.y;\n",
+    "                    w1[0] = x1.x;\n",
+    "                    w1[1] = x1.y;\n",
+    "                }\n",
+    "#else\n",
+    "                w0[0] = *(const oscar_u32 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 2 * lg) * 2);\n",
+    "                w1[0] = *(const oscar_u32 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 2 * lg) * 2);\n",
+    "                w0[1] = w1[1] = 0;\n",
+    "#endif\n",
+    "                const float f = W_CS * (qd == 0 \? 1.0f : qd == 1 \? 4.0f : qd == 2 \? 16.0f : 64.0f);\n",
+    "#pragma unroll\n",
+    "                for (int e = 0; e < WBPL; e++) {\n",
+    "                    const oscar_u32 bb = __byte_perm(w0[e >> 1], w1[e >> 1], (e & 1) \? 0x7632u : 0x5410u);\n",
+    "                    float ct[4] = {0.0f, 0.0f, 0.0f, 0.0f};\n",
+    "                    oscar_mma_bf16(ct, ah, al, 0u, 0u, bb, 0u);\n",
+    "                    O[qd * WBPL + e][0] += ct[0] * f;\n",
+    "                    O[qd * WBPL + e][1] += ct[1] * f;\n",
+    "                    O[qd * WBPL + e][2] += ct[2] * f;\n",
+    "                    O[qd * WBPL + e][3] += ct[3] * f;\n",
+    "                }\n",
+    "            }\n",
+    "        }\n",
+    "        __syncwarp();\n",
+    "    }\n",
+    "    oscar_cp_wait0();\n",
+    "\n",
+    "    // ---- merge the warps of the block, write this split's partial result ----\n",
+    "    lrun += __shfl_xor_sync(0xffffffffu, lrun, 1);\n",
+    "    lrun += __shfl_xor_sync(0xffffffffu, lrun, 2);\n",
+    "#if OSCAR_INT2\n",
+    "#pragma unroll\n",
+    "    for (int g = 0; g < NGR; g++) {\n",
+    "        pm[g] += __shfl_xor_sync(0xffffffffu, pm[g], 1);\n",
+    "        pm[g] += __shfl_xor_sync(0xffffffffu, pm[g], 2);\n",
+    "    }\n",
+    "#endif\n",
+    "    __syncthreads(); // every warp is done with its stages: the merge buffer overlays them\n",
+    "    float *wo = (float *)smem;                  // [WNW][G][D]\n",
+    "    float *wml = wo + WNW * G * D;              // [WNW][G][2]\n",
+    "    if (lg < G) {\n",
+    "#pragma unroll\n",
+    "        for (int jn = 0; jn < WNJ; jn++) {\n",
+    "            const int qd = jn / WBPL, e = jn % WBPL;\n",
+    "            const float f = W_CSINV * (qd == 0 \? 1.0f : qd == 1 \? 0.25f : qd == 2 \? 0.0625f : 0.015625f);\n",
+    "#if OSCAR_INT2\n",
+    "            const float add = pm[qd / W_QPG];\n",
+    "#else\n",
+    "            const float add = 0.0f;\n",
+    "#endif\n",
+    "#pragma unroll\n",
+    "            for (int i = 0; i < 2; i++) {\n",
+    "                const int ch = qd * (D / 4) + WBPL * (2 * lt + i) + e;\n",
+    "                wo[(warp * G + lg) * D + ch] = (O[jn][i] + O[jn][2 + i]) * f + add;\n",
+    "            }\n",
+    "        }\n",
+    "        if (lt == 0) {\n",
+    "            wml[(warp * G + lg) * 2] = mrun;\n",
+    "            wml[(warp * G + lg) * 2 + 1] = lrun;\n",
+    "        }\n",
+    "    }\n",
+    "    __syncthreads();\n",
+    "    for (int i = tid; i < G * D; i += 32 * WNW) {\n",
+    "        const int h = i / D;\n",
+    "        float M = OSCAR_NEG_INF, L = 0.0f, o = 0.0f;\n",
+    "#pragma unroll\n",
+    "        for (int w = 0; w < WNW; w++)\n",
+    "            if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);\n",
+    "#pragma unroll\n",
+    "        for (int w = 0; w < WNW; w++) {\n",
+    "            const float l = wml[(w * G + h) * 2 + 1];\n",
+    "            if (l > 0.0f) {\n",
+    "                const float f = exp2f(wml[(w * G + h) * 2] - M);\n",
+    "                L += f * l;\n",
+    "                o += f * wo[(w * G + h) * D + (i % D)];\n",
+    "            }\n",
+    "        }\n",
+    "        const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;\n",
+    "        ((float *)p.part_o)[row * D + (i % D)] = o;\n",
+    "        if (i % D == 0) {\n",
+    "            ((float *)p.part_ml)[row * 2] = M;\n",
+    "            ((float *)p.part_ml)[row * 2 + 1] = L;\n",
+    "        }\n",
+    "    }\n",
+    "    if (!p.cnt) return;\n",
+    "    // ---- the last block of this (sequence, KV head) merges the splits (as oscar_merge) ----\n",
+    "    __shared__ int w_last;\n",
+    "    __threadfence();\n",
+    "    __syncthreads();\n",
+    "    if (tid == 0) w_last = atomicAdd((int *)p.cnt + (size_t)b * p.Hkv + j, 1) == p.n_splits - 1;\n",
+    "    __syncthreads();\n",
+    "    if (!w_last) return;\n",
+    "    __threadfence();\n",
+    "    float *os = (float *)smem, *hml = os + G * D; // [G][D] merged rows; [G][2] max and sum per head\n",
+    "    for (int h = warp; h < G; h += WNW) {\n",
+    "        const float *ml = (const float *)p.part_ml + ((size_t)b * Hq + j * G + h) * p.n_splits * 2;\n",
+    "        float M = OSCAR_NEG_INF, L = 0.0f;\n",
+    "        for (int s = lane; s < p.n_splits; s += 32) M = __ldcg(ml + 2 * s + 1) > 0.0f \? fmaxf(M, __ldcg(ml + 2 * s)) : M;\n",
+    "#pragma unroll\n",
+    "        for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));\n",
+    "        for (int s = lane; s < p.n_splits; s += 32) {\n",
+    "            const float l = __ldcg(ml + 2 * s + 1);\n",
+    "            L += l > 0.0f \? exp2f(__ldcg(ml + 2 * s) - M) * l : 0.0f;\n",
+    "        }\n",
+    "#pragma unroll\n",
+    "        for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);\n",
+    "        if (lane == 0) {\n",
+    "            hml[2 * h] = M;\n",
+    "            hml[2 * h + 1] = L;\n",
+    "        }\n",
+    "    }\n",
+    "    __syncthreads();\n",
+    "    for (int i = tid; i < G * D; i += 32 * WNW) {\n",
+    "        const size_t row = ((size_t)b * Hq + j * G + i / D) * p.n_splits;\n",
+    "        const float *ml = (const float *)p.part_ml + row * 2, *po = (const float *)p.part_o + row * D + (i % D);\n",
+    "        const float M = hml[2 * (i / D)], L = hml[2 * (i / D) + 1];\n",
+    "        float o = 0.0f;\n",
+    "#pragma unroll 8\n",
+    "        for (int s = 0; s < p.n_splits; s++) {\n",
+    "            const float l = __ldcg(ml + 2 * s + 1), m = __ldcg(ml + 2 * s), v = __ldcg(po + (size_t)s * D);\n",
+    "            o += l > 0.0f \? exp2f(m - M) * v : 0.0f;\n",
+    "        }\n",
+    "        os[i] = L > 0.0f \? o / L : 0.0f;\n",
+    "    }\n",
+    "    __syncthreads();\n",
+    "    float *outp = (float *)p.out + ((size_t)b * Hq + (size_t)j * G) * D;\n",
+    "    if (p.vrot_t) {\n",
+    "        const float *RT = (const float *)p.vrot_t + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? j : 0)) * D * D;\n",
+    "        for (int c = tid; c < D; c += 32 * WNW) {\n",
+    "            float acc[G];\n",
+    "#pragma unroll\n",
+    "            for (int h = 0; h < G; h++) acc[h] = 0.0f;\n",
+    "            for (int k0 = 0; k0 < D; k0 += 32) {\n",
+    "                float r[32];\n",
+    "#pragma unroll\n",
+    "                for (int k = 0; k < 32; k++) r[k] = RT[(size_t)(k0 + k) * D + c];\n",
+    "#pragma unroll\n",
+    "                for (int k = 0; k < 32; k++)\n",
+    "#pragma unroll\n",
+    "                    for (int h = 0; h < G; h++) acc[h] += os[h * D + k0 + k] * r[k];\n",
+    "            }\n",
+    "#pragma unroll\n",
+    "            for (int h = 0; h < G; h++) outp[h * D + c] = acc[h];\n",
+    "        }\n",
+    "    } else {\n",
+    "        for (int i = tid; i < G * D; i += 32 * WNW) outp[i] = os[i];\n",
+    "    }\n",
+    "    if (tid == 0) ((int *)p.cnt)[(size_t)b * p.Hkv + j] = 0; // ready for the next call\n",
+    "}\n",
+    "#else\n",
+    "extern \"C\" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }\n",
+    "#endif\n",
+    "\n",
     "// The two small launches read a D x D fp32 rotation each (64 KB at D 128) with one block per query\n",
     "// head: a loop of dependent loads costs one memory round trip per few rows (measured 12.7 us for\n",
     "// oscar_rotate_q and 17.7 us for oscar_merge at batch 1, issue 5). Rows are loaded RC at a time into\n",
@@ -2176,8 +2813,8 @@ typedef struct oscar__append_params {
 
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
 typedef struct oscar__attn_params {
-    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt;
-    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
+    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, krot, vrot_t, out, cnt;
+    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, rot_heads;
     float scale_log2;
     int32_t inline_info[2 * OSCAR__INLINE_SEQS];
 } oscar__attn_params;
@@ -2212,6 +2849,7 @@ OSCAR_API void oscar_cuda_kv_free(oscar_cuda_kv *kv) {
         if (kv->vrot_t) cu->drv.cuMemFree(kv->vrot_t);
         if (kv->jobs) cu->drv.cuMemFree(kv->jobs);
         if (kv->work) cu->drv.cuMemFree(kv->work);
+        if (kv->cnt) cu->drv.cuMemFree(kv->cnt);
         oscar_cuda_pop(cu);
     }
     if (kv->seqs)
@@ -2268,7 +2906,11 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     if ((rc = oscar__kv_alloc(kv, &kv->win, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->ring))) return rc;
     if ((rc = oscar__kv_alloc(kv, &kv->bt, (size_t)kv->max_seqs * kv->max_pages * sizeof(int)))) return rc;
     if ((rc = oscar__kv_alloc(kv, &kv->err, 16))) return rc;
-    if (cu->drv.cuMemsetD32Async(kv->bt, 0, (size_t)kv->max_seqs * kv->max_pages, (oscar_cu_stream)0) ||
+    /* sink and window rows are zeroed once so that every byte of them is defined (copies of a whole
+       slab, as oscar_cuda_kv_sink_ptr users make, read no uninitialised memory: initcheck) */
+    if (cu->drv.cuMemsetD8Async(kv->sink, 0, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->S0, (oscar_cu_stream)0) ||
+        cu->drv.cuMemsetD8Async(kv->win, 0, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->ring, (oscar_cu_stream)0) ||
+        cu->drv.cuMemsetD32Async(kv->bt, 0, (size_t)kv->max_seqs * kv->max_pages, (oscar_cu_stream)0) ||
         cu->drv.cuMemsetD32Async(kv->err, 0, 4, (oscar_cu_stream)0) || cu->drv.cuCtxSynchronize()) {
         snprintf(kv->msg, sizeof kv->msg, "clearing device memory failed");
         return OSCAR_ERR_CUDA;
@@ -2761,13 +3403,31 @@ static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
         return OSCAR_ERR_INVALID_ARG;
     }
     kv->smem_decode[G] = smem;
+    kv->thr_decode[G] = 128;
+    kv->wk_decode[G] = 0;
     {
-        int occ = 0;
-        r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][0], kv->mod_decode[G], "oscar_decode");
+        /* the warp-owned kernel (oscar_decode_w) where the specialisation has it, else oscar_decode */
+        int occ = 0, on = 0, wsmem = 0, wthr = 0, fused = 0;
+        r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_on");
+        if (!r) r = cu->drv.cuMemcpyDtoH(&on, gp, sizeof on);
+        if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_smem_bytes");
+        if (!r) r = cu->drv.cuMemcpyDtoH(&wsmem, gp, sizeof wsmem);
+        if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_threads");
+        if (!r) r = cu->drv.cuMemcpyDtoH(&wthr, gp, sizeof wthr);
+        if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_fused");
+        if (!r) r = cu->drv.cuMemcpyDtoH(&fused, gp, sizeof fused);
+        if (!r && on && wthr > 0 && (wsmem <= cu->smem_optin || cu->smem_optin <= 0)) {
+            r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][0], kv->mod_decode[G], "oscar_decode_w");
+            smem = kv->smem_decode[G] = wsmem;
+            kv->thr_decode[G] = wthr;
+            kv->wk_decode[G] = fused ? 2 : 1;
+        } else if (!r) {
+            r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][0], kv->mod_decode[G], "oscar_decode");
+        }
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][1], kv->mod_decode[G], "oscar_rotate_q");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
         if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
-        if (!r) r = cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_decode[G][0], 128, (size_t)smem);
+        if (!r) r = cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_decode[G][0], kv->thr_decode[G], (size_t)smem);
         if (r) {
             kv->mod_decode[G] = NULL;
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "oscar_decode occupancy"));
@@ -2779,7 +3439,7 @@ static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
-    int G, i, rc, max_tiles = 0, splits, tb, th;
+    int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th;
     size_t off_q, off_o, off_ml, off_si, need;
     int *si;
     oscar__attn_params ap;
@@ -2825,6 +3485,8 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         nw = n - ns - h;
         t = (ns + tb - 1) / tb + h / th + (nw + tb - 1) / tb;
         if (t > max_tiles) max_tiles = t;
+        t = (ns + 7) / 8 + h / (kv->int2 ? th : (th < 8 ? th : 8)) + (nw + 7) / 8; /* oscar_decode_w's units */
+        if (t > max_units) max_units = t;
         si[2 * i] = seqs[i];
         si[2 * i + 1] = n;
     }
@@ -2843,6 +3505,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         int target = kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100);
         int per = kv->Hkv * n_seqs;
         splits = (target + per - 1) / per;
+        if (kv->wk_decode[G]) max_tiles = (max_units + kv->thr_decode[G] / 32 - 1) / (kv->thr_decode[G] / 32);
         if (splits > max_tiles) splits = max_tiles;
         if (splits > 1024) splits = 1024;
         if (splits < 1) splits = 1;
@@ -2857,6 +3520,14 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         return oscar__kv_fail(kv, rc);
     }
     rc = oscar__kv_scratch(kv, &kv->work, &kv->work_cap, need);
+    if (!rc && kv->wk_decode[G] == 2 && kv->cnt_cap < sizeof(int) * (size_t)n_seqs * kv->Hkv) {
+        size_t old_cap = kv->cnt_cap;
+        rc = oscar__kv_scratch(kv, &kv->cnt, &kv->cnt_cap, sizeof(int) * (size_t)n_seqs * kv->Hkv);
+        if (!rc && kv->cnt_cap != old_cap && cu->drv.cuMemsetD32Async(kv->cnt, 0, kv->cnt_cap / sizeof(int), kv->stream)) {
+            snprintf(kv->msg, sizeof kv->msg, "attend: clearing the split counters failed");
+            rc = OSCAR_ERR_CUDA;
+        }
+    }
     memset(&ap, 0, sizeof ap);
     if (!rc && n_seqs > OSCAR__INLINE_SEQS) { /* small batches travel in the kernel parameters */
         r = cu->drv.cuMemcpyHtoDAsync(kv->work + off_si, si, sizeof(int) * 2 * (size_t)n_seqs, kv->stream);
@@ -2874,7 +3545,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     rp.rot_heads = kv->rot_heads;
     rp.n_splits = splits;
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[0], kv->stream);
-    if (!rc && kv->krot) {
+    if (!rc && kv->krot && kv->wk_decode[G] != 2) { /* the fused oscar_decode_w rotates the query itself */
         rp.x = q;
         rp.y = kv->work + off_q;
         rp.rot = kv->krot;
@@ -2902,10 +3573,17 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.n_splits = splits;
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
-        rc = oscar__launch(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, 128, (unsigned)kv->smem_decode[G], &ap);
+        if (kv->wk_decode[G] == 2) { /* one launch: query rotation, splits, last-block merge and R_v^T */
+            ap.krot = kv->krot;
+            ap.vrot_t = (kv->vrot_t && !kv->absorb_v) ? kv->vrot_t : 0;
+            ap.out = out;
+            ap.cnt = kv->cnt;
+            ap.rot_heads = kv->rot_heads;
+        }
+        rc = oscar__launch(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);
-    if (!rc) {
+    if (!rc && kv->wk_decode[G] != 2) {
         rp.x = 0;
         rp.y = out;
         rp.rot = (kv->vrot_t && !kv->absorb_v) ? kv->vrot_t : 0;

@@ -89,8 +89,9 @@ static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
 /* registers, static/local memory per thread block and resident blocks per SM of each decode launch,
    then the median time of each launch (query rotation, split-K decode, merge) over iters calls */
 static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters, int ctx) {
-    static const char *names[4] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append"};
+    const char *names[4] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append"};
     int G = Hq / kv->Hkv, f, i, k;
+    if (kv->wk_decode[G]) names[0] = "oscar_decode_w";
     float *t[3];
     for (f = 0; f < 4; f++) {
         oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : kv->fn_append;
@@ -99,7 +100,7 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
                oscar__bg_attr(cu, fn, 0));
         if (f == 0) {
             int per = kv->Hkv * B, target = kv->occ_decode[G] * cu->sm_count, splits = (target + per - 1) / per;
-            printf("  dynamic smem %6d B  blocks/SM %d (128 threads)  splits %d  grid %d", kv->smem_decode[G], kv->occ_decode[G], splits, splits * per);
+            printf("  dynamic smem %6d B  blocks/SM %d (%d threads)  splits %d  grid %d", kv->smem_decode[G], kv->occ_decode[G], kv->thr_decode[G], splits, splits * per);
         }
         printf("\n");
     }

@@ -726,6 +726,628 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// oscar_decode_w (issue 5): warp-owned units, no block barrier inside the loop. grid (splits, Hkv,
+// B), OSCAR_WNW warps. The units of one (sequence, KV head) are 8-row BF16 tiles (sink, window,
+// BF16 history) and TH-row INT2 history tiles; the warps of all splits take contiguous runs of
+// units of about equal bytes. Each warp stages its own units with 16-byte cp.async (OSCAR_WNS
+// buffers), computes scores on tensor cores with the query rows split hi (rows 0-7) + lo (rows
+// 8-15) in one m16n8k16 (heads x tokens, so a lane's C fragment holds one head: hi + lo add in
+// the lane), keeps the online softmax in registers (max over the 4 lanes of a head: 2 shuffles per
+// unit), and feeds its probabilities straight back as the A operand of P.V (weights p * scale_v,
+// hi rows + lo rows; B = V codes). The warps of a block merge once at the end (one barrier);
+// output format as oscar_decode (the merge kernel combines the splits).
+// INT2 codes enter the MMA as fp16 subnormals: the byte of four 2-bit codes masked to quarter qd
+// is code * 4^qd * 2^-24 exactly (OSCAR_SUBN=1; 0: 1024-offset halves and a subtraction); queries
+// are pre-scaled by 4^-qd, outputs by 4^-qd * 2^24 at the end.
+#ifndef OSCAR_WARP
+#define OSCAR_WARP 1
+#endif
+#if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128) && G <= 8 && ((OSCAR_INT2 && I2MMA) || (!OSCAR_INT2 && OSCAR_WARP > 1))
+#define WARPK 1
+#else
+#define WARPK 0
+#endif
+#ifndef OSCAR_WNW
+#define OSCAR_WNW 4
+#endif
+#ifndef OSCAR_WNS
+#define OSCAR_WNS 2
+#endif
+#ifndef OSCAR_SUBN // 1: codes as fp16 subnormals (failed the full test on the H100: 1e-4 errors)
+#define OSCAR_SUBN 0
+#endif
+#ifndef OSCAR_WNG // score n-tiles in flight per warp (independent MMA chains)
+#define OSCAR_WNG 4
+#endif
+#if WARPK
+#define WNW OSCAR_WNW
+#define WNS OSCAR_WNS
+#define WRB (D / 4)      // INT2 code row bytes
+#define WBPL (D / 32)    // V code bytes per lane and token (P.V B operand)
+#define WNB (D / 64)     // K code words per lane and token (score B operand)
+#define WNJ (D / 8)      // output n-tiles: jn = qd * WBPL + e
+#define WUB 8            // rows of a BF16 unit
+#define WHB (TH < 8 ? TH : 8)
+#define WBK (2 * D + 32) // BF16 K row stride in shared memory (bank-conflict free for the score loads)
+#define WBV (2 * D + 16) // BF16 V row stride
+#define W_BF_STAGE (WUB * WBK + WUB * WBV)
+#if OSCAR_INT2
+#define W_QPG (GS / (D / 4)) // quarters per scale group
+#define W_NTT (TH / 8)
+#define W_WNG (OSCAR_WNG < W_NTT ? OSCAR_WNG : W_NTT)
+#define W_I2_V (TH * WRB)
+#define W_I2_KS (W_I2_V + (TH + TH / 4) * WRB) // V rows padded: row t at (t + t/4) * WRB
+#define W_I2_VS (W_I2_KS + TH * NGR * 4)
+#define W_I2_STAGE (W_I2_VS + TH * NGR * 4)
+#define W_STG0 (W_I2_STAGE > W_BF_STAGE ? W_I2_STAGE : W_BF_STAGE)
+#define W_HU TH
+#define W_WI (TH * 2 * (WRB + 4 * NGR) / 256 > 0 ? TH * 2 * (WRB + 4 * NGR) / 256 : 1)
+#else
+#define W_STG0 W_BF_STAGE
+#define W_HU WHB
+#define W_WI (WHB * D / 64 > 0 ? WHB * D / 64 : 1)
+#endif
+#define W_WB (WUB * D / 64) // cost of a BF16 unit, bytes / 256
+#define W_STG ((W_STG0 + 127) / 128 * 128)
+#define W_QS_OFF (WNW * WNS * W_STG)
+#define W_QFI_OFF (W_QS_OFF + G * D * 4)
+#define W_QFB_OFF (W_QFI_OFF + (D / 16) * 32 * 16)
+#define W_QM_OFF (W_QFB_OFF + (D / 16) * 32 * 16)
+#define W_SMEM (W_QM_OFF + 4 * (8 + 8 + 8 * NGR))
+#if OSCAR_SUBN
+#define W_CS 5.9604644775390625e-08f
+#define W_CSINV 16777216.0f
+#else
+#define W_CS 1.0f
+#define W_CSINV 1.0f
+#endif
+#else
+#define W_SMEM 0
+#endif
+extern "C" __device__ int oscar_decode_w_on = WARPK;
+extern "C" __device__ int oscar_decode_w_smem_bytes = W_SMEM;
+extern "C" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;
+#ifndef OSCAR_WFUSE // 1: oscar_decode_w rotates the query and merges the splits itself (one launch;
+#define OSCAR_WFUSE 0 // measured slower at batch 1 on the H100, 2026-11-22: 44.6 vs 31.3 us at 8K)
+#endif
+extern "C" __device__ int oscar_decode_w_fused = OSCAR_WFUSE;
+
+#if WARPK
+#if WNW * G * D * 4 + WNW * G * 8 > WNW * WNS * W_STG
+#error "warp merge buffer does not fit"
+#endif
+static __device__ __forceinline__ void oscar_mma_bf16(float c[4], oscar_u32 a0, oscar_u32 a1, oscar_u32 a2, oscar_u32 a3, oscar_u32 b0, oscar_u32 b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+static __device__ __forceinline__ void oscar_mma_f16(float c[4], uint4 a, oscar_u32 b0, oscar_u32 b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
+}
+// (x0, x1) -> fp16 pair hi (x0 low half) and the rounding remainders lo
+static __device__ __forceinline__ void oscar_h2_split(float x0, float x1, oscar_u32 *hi, oscar_u32 *lo) {
+    oscar_u32 h, l;
+    float f0, f1;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(x1), "f"(x0));
+    asm("{.reg .f16 a, b;\n mov.b32 {a, b}, %2;\n cvt.f32.f16 %0, a;\n cvt.f32.f16 %1, b;}" : "=f"(f0), "=f"(f1) : "r"(h));
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(l) : "f"(x1 - f1), "f"(x0 - f0));
+    *hi = h;
+    *lo = l;
+}
+static __device__ __forceinline__ void oscar_b2_split(float x0, float x1, oscar_u32 *hi, oscar_u32 *lo) {
+    oscar_u32 h, l;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(x1), "f"(x0));
+    const float f0 = __uint_as_float(h << 16), f1 = __uint_as_float(h & 0xffff0000u);
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(l) : "f"(x1 - f1), "f"(x0 - f0));
+    *hi = h;
+    *lo = l;
+}
+static __device__ __forceinline__ void oscar_cp_async16_zero(void *smem, const void *gmem) {
+    oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(smem);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, 0;\n" ::"r"(s), "l"(gmem));
+}
+// fp16 codes of quarter qd from a byte-pair word (bytes 0 and 2 hold the codes of the two halves)
+static __device__ __forceinline__ oscar_u32 oscar_w_codes(oscar_u32 x, int qd) {
+#if OSCAR_SUBN
+    return x & (0x00030003u << (2 * qd));
+#else
+    oscar_u32 o;
+    const oscar_u32 r = (x & (0x00030003u << (2 * qd))) | 0x64006400u;
+    asm("sub.f16x2 %0, %1, %2;" : "=r"(o) : "r"(r), "r"(0x64006400u));
+    return o;
+#endif
+}
+
+#ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow
+#define OSCAR_WMINB (12 / WNW)
+#endif
+extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {
+    extern __shared__ __align__(16) oscar_u8 smem[];
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
+    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;
+    const int Hq = p.Hkv * G;
+    const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
+    const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
+    const int ns = n < p.S0 ? n : p.S0;
+    const int H = n >= p.S0 + p.W ? p.P * ((n - p.S0 - p.W) / p.P) : 0;
+    const int nw = n - ns - H;
+    const int tsu = (ns + WUB - 1) / WUB, thu = H / W_HU, twu = (nw + WUB - 1) / WUB;
+    const int U = tsu + thu + twu;
+    const long long C = (long long)tsu * W_WB + (long long)thu * W_WI + (long long)twu * W_WB;
+    const int TW = p.n_splits * WNW, gw = split * WNW + warp;
+    auto first_unit = [&](long long c) -> int {
+        if (c <= 0) return 0;
+        const long long a = (long long)tsu * W_WB;
+        if (c <= a) return (int)((c + W_WB - 1) / W_WB);
+        c -= a;
+        const long long bb = (long long)thu * W_WI;
+        if (c <= bb) return tsu + (int)((c + W_WI - 1) / W_WI);
+        c -= bb;
+        const int u = tsu + thu + (int)((c + W_WB - 1) / W_WB);
+        return u < U ? u : U;
+    };
+    const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);
+
+    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + j;
+    const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);
+    const oscar_u8 *sinkV = sinkK + (size_t)p.S0 * (D * 2);
+    const oscar_u8 *winK = (const oscar_u8 *)p.win + slab * 2 * p.ring * (D * 2);
+    const oscar_u8 *winV = winK + (size_t)p.ring * (D * 2);
+    const int *bt = (const int *)p.bt + (size_t)slot * p.max_blocks;
+    oscar_u8 *wst = smem + warp * WNS * W_STG;
+
+    // ---- staging of one unit by this warp ----
+    auto issue = [&](int u, oscar_u8 *st) {
+#if OSCAR_INT2
+        if (u >= tsu && u < tsu + thu) {
+            const int tok0 = (u - tsu) * TH, r0 = tok0 % p.P;
+            const int page = bt[tok0 / p.P];
+            const oscar_u8 *base = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + j) * (size_t)p.head_page_bytes;
+            const size_t vofs = (size_t)p.P * (WRB + NGR * 4);
+#pragma unroll
+            for (int c = lane; c < TH * WRB / 16; c += 32) oscar_cp_async16(st + c * 16, base + (size_t)r0 * WRB + c * 16);
+#pragma unroll
+            for (int c = lane; c < TH * WRB / 16; c += 32) {
+                const int t = c / (WRB / 16), o = (c % (WRB / 16)) * 16;
+                oscar_cp_async16(st + W_I2_V + (t + (t >> 2)) * WRB + o, base + vofs + (size_t)(r0 + t) * WRB + o);
+            }
+            for (int c = lane; c < 2 * (TH * NGR / 4); c += 32) {
+                const int kv = c / (TH * NGR / 4), i = c % (TH * NGR / 4);
+                oscar_cp_async16(st + (kv ? W_I2_VS : W_I2_KS) + i * 16, base + kv * vofs + (size_t)p.P * WRB + (size_t)r0 * NGR * 4 + i * 16);
+            }
+            return;
+        }
+#endif
+        int tok0, nr;
+        const oscar_u8 *hbase = 0;
+        if (u < tsu) {
+            tok0 = u * WUB;
+            nr = ns - tok0 < WUB ? ns - tok0 : WUB;
+        } else if (u >= tsu + thu) {
+            tok0 = (u - tsu - thu) * WUB;
+            nr = nw - tok0 < WUB ? nw - tok0 : WUB;
+        } else {
+            tok0 = (u - tsu) * W_HU;
+            nr = W_HU;
+            const int page = bt[tok0 / p.P];
+            hbase = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + j) * (size_t)p.head_page_bytes;
+            tok0 %= p.P;
+        }
+#pragma unroll
+        for (int c = lane; c < 2 * WUB * (D / 8); c += 32) {
+            const int kv = c / (WUB * (D / 8)), r = (c / (D / 8)) % WUB, ch = c % (D / 8);
+            oscar_u8 *dst = st + (kv ? WUB * WBK + r * WBV : r * WBK) + ch * 16;
+            if (r < nr) {
+                const oscar_u8 *src;
+                if (u < tsu) src = (kv ? sinkV : sinkK) + (size_t)(tok0 + r) * (D * 2);
+                else if (hbase) src = hbase + ((size_t)kv * p.P + tok0 + r) * (D * 2);
+                else src = (kv ? winV : winK) + (size_t)((H + tok0 + r) % p.ring) * (D * 2);
+                oscar_cp_async16(dst, src + ch * 16);
+            } else {
+                oscar_cp_async16_zero(dst, sinkK);
+            }
+        }
+    };
+
+    // first units in flight before the query preparation
+#pragma unroll
+    for (int s = 0; s < WNS - 1; s++) {
+        if (ua + s < ub) issue(ua + s, wst + s * W_STG);
+        oscar_cp_commit();
+    }
+
+    // ---- queries: fp16 hi/lo fragments (INT2, power-of-two normalised per head, x 4^-qd) and
+    // bf16 hi/lo fragments (BF16 rows); per head: 1 / (normaliser * code scale) and sum over each
+    // group, both times the softmax scale (log2 domain) ----
+    float *qs = (float *)(smem + W_QS_OFF);
+    uint4 *qfi = (uint4 *)(smem + W_QFI_OFF);
+    uint4 *qfb = (uint4 *)(smem + W_QFB_OFF);
+    float *qmul = (float *)(smem + W_QM_OFF), *qiv = qmul + 8, *qsm = qiv + 8; // [8], [8], [8][NGR]
+    {
+        const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;
+        float *qraw = p.krot ? (float *)qfb : qs;
+        for (int i = tid; i < G * D; i += 32 * WNW) qraw[i] = qg[i];
+        __syncthreads();
+        if (p.krot) { // q . R_k for the G heads (fp32, i ascending, as oscar_rotate_q)
+            const float *R = (const float *)p.krot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? j : 0)) * D * D;
+            for (int c = tid; c < D; c += 32 * WNW) {
+                float acc[G];
+#pragma unroll
+                for (int h = 0; h < G; h++) acc[h] = 0.0f;
+                for (int i0 = 0; i0 < D; i0 += 32) { // 32 rows in flight per round trip
+                    float r[32];
+#pragma unroll
+                    for (int k = 0; k < 32; k++) r[k] = R[(size_t)(i0 + k) * D + c];
+#pragma unroll
+                    for (int k = 0; k < 32; k++)
+#pragma unroll
+                        for (int h = 0; h < G; h++) acc[h] += qraw[h * D + i0 + k] * r[k];
+                }
+#pragma unroll
+                for (int h = 0; h < G; h++) qs[h * D + c] = acc[h];
+            }
+            __syncthreads();
+        }
+    }
+#if OSCAR_INT2
+    for (int h = warp; h < 8; h += WNW) {
+        float m = 0.0f;
+        if (h < G)
+            for (int c = lane; c < D; c += 32) m = fmaxf(m, fabsf(qs[h * D + c]));
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+        if (lane == 0) {
+            float inv;
+            const float mul = oscar_pow2_norm(m > 0.0f ? m : 1.0f, &inv);
+            qmul[h] = h < G ? mul : 0.0f;
+            qiv[h] = h < G ? inv * W_CSINV * p.scale_log2 : 0.0f;
+        }
+        if (lane < NGR) {
+            float s = 0.0f;
+            if (h < G)
+                for (int c = 0; c < GS; c++) s += qs[h * D + lane * GS + c];
+            qsm[h * NGR + lane] = s * p.scale_log2;
+        }
+    }
+    __syncthreads();
+#endif
+    for (int i = tid; i < (D / 16) * 32; i += 32 * WNW) {
+        const int ln = i % 32, ks = i / 32, h = ln >> 2, t = ln & 3;
+        uint4 fi = make_uint4(0, 0, 0, 0), fb = make_uint4(0, 0, 0, 0);
+        if (h < G) {
+#if OSCAR_INT2
+            const int qd = ks / WNB, blk = ks % WNB, c0 = qd * (D / 4) + 4 * (t * WNB + blk);
+            const float f = qmul[h] * (qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f);
+            oscar_h2_split(qs[h * D + c0] * f, qs[h * D + c0 + 1] * f, &fi.x, &fi.y);
+            oscar_h2_split(qs[h * D + c0 + 2] * f, qs[h * D + c0 + 3] * f, &fi.z, &fi.w);
+#endif
+            const int cb = 16 * ks + 4 * t;
+            oscar_b2_split(qs[h * D + cb], qs[h * D + cb + 1], &fb.x, &fb.y);
+            oscar_b2_split(qs[h * D + cb + 2], qs[h * D + cb + 3], &fb.z, &fb.w);
+        }
+        qfi[i] = fi;
+        qfb[i] = fb;
+    }
+    __syncthreads();
+#if OSCAR_INT2
+    uint4 qf[D / 16];
+#pragma unroll
+    for (int ks = 0; ks < D / 16; ks++) qf[ks] = qfi[ks * 32 + lane];
+    const float qivh = qiv[lg];
+    float qsmh[NGR], pm[NGR];
+#pragma unroll
+    for (int g = 0; g < NGR; g++) {
+        qsmh[g] = qsm[lg * NGR + g];
+        pm[g] = 0.0f;
+    }
+#endif
+
+    float O[WNJ][4];
+#pragma unroll
+    for (int jn = 0; jn < WNJ; jn++) O[jn][0] = O[jn][1] = O[jn][2] = O[jn][3] = 0.0f;
+    float mrun = OSCAR_NEG_INF, lrun = 0.0f;
+
+    // online softmax over a unit's scores s[nt][2] (tokens nt*8 + 2lt, +1 of head lg)
+#define W_SOFTMAX(NTTX, s)                                                                      \
+    {                                                                                           \
+        float mx = OSCAR_NEG_INF;                                                               \
+        _Pragma("unroll") for (int nt = 0; nt < NTTX; nt++) mx = fmaxf(mx, fmaxf(s[nt][0], s[nt][1])); \
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));                                    \
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));                                    \
+        const float mnew = fmaxf(mrun, mx);                                                     \
+        const float corr = exp2f(mrun - mnew);                                                  \
+        if (__any_sync(0xffffffffu, mnew != mrun)) {                                            \
+            _Pragma("unroll") for (int jn = 0; jn < WNJ; jn++) {                                \
+                O[jn][0] *= corr;                                                               \
+                O[jn][1] *= corr;                                                               \
+                O[jn][2] *= corr;                                                               \
+                O[jn][3] *= corr;                                                               \
+            }                                                                                   \
+            W_PM_SCALE(corr)                                                                    \
+            lrun *= corr;                                                                       \
+        }                                                                                       \
+        mrun = mnew;                                                                            \
+        _Pragma("unroll") for (int nt = 0; nt < NTTX; nt++) {                                   \
+            s[nt][0] = exp2f(s[nt][0] - mnew);                                                  \
+            s[nt][1] = exp2f(s[nt][1] - mnew);                                                  \
+            lrun += s[nt][0] + s[nt][1];                                                        \
+        }                                                                                       \
+    }
+#if OSCAR_INT2
+#define W_PM_SCALE(corr) _Pragma("unroll") for (int g = 0; g < NGR; g++) pm[g] *= corr;
+#else
+#define W_PM_SCALE(corr)
+#endif
+
+    // ---- the warp's units ----
+#pragma unroll 1
+    for (int u = ua, i = 0; u < ub; u++, i++) {
+        if (u + WNS - 1 < ub) issue(u + WNS - 1, wst + ((i + WNS - 1) % WNS) * W_STG);
+        oscar_cp_commit();
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(WNS - 1));
+        __syncwarp();
+        const oscar_u8 *st = wst + (i % WNS) * W_STG;
+#if OSCAR_INT2
+        if (u >= tsu && u < tsu + thu) {
+            float s[W_NTT][2];
+            const oscar_u32 *ksc = (const oscar_u32 *)(st + W_I2_KS);
+#pragma unroll
+            for (int ng = 0; ng < W_NTT; ng += W_WNG) {
+                oscar_u32 p01[W_WNG][WNB], p23[W_WNG][WNB];
+#pragma unroll
+                for (int i = 0; i < W_WNG; i++) {
+                    oscar_u32 wv[WNB];
+#if WNB == 2
+                    const uint2 w2 = *(const uint2 *)(st + ((ng + i) * 8 + lg) * WRB + 8 * lt);
+                    wv[0] = w2.x;
+                    wv[1] = w2.y;
+#else
+                    wv[0] = *(const oscar_u32 *)(st + ((ng + i) * 8 + lg) * WRB + 4 * lt);
+#endif
+#pragma unroll
+                    for (int k = 0; k < WNB; k++) {
+                        p01[i][k] = __byte_perm(wv[k], 0, 0x4140u);
+                        p23[i][k] = __byte_perm(wv[k], 0, 0x4342u);
+                    }
+                    s[ng + i][0] = s[ng + i][1] = 0.0f;
+                }
+#pragma unroll
+                for (int g = 0; g < NGR; g++) {
+                    float c[W_WNG][4];
+#pragma unroll
+                    for (int i = 0; i < W_WNG; i++) c[i][0] = c[i][1] = c[i][2] = c[i][3] = 0.0f;
+#pragma unroll
+                    for (int qq = 0; qq < W_QPG; qq++) {
+                        const int qd = g * W_QPG + qq;
+#pragma unroll
+                        for (int k = 0; k < WNB; k++)
+#pragma unroll
+                            for (int i = 0; i < W_WNG; i++) oscar_mma_f16(c[i], qf[qd * WNB + k], oscar_w_codes(p01[i][k], qd), oscar_w_codes(p23[i][k], qd));
+                    }
+#pragma unroll
+                    for (int i = 0; i < W_WNG; i++) {
+                        const int t0 = (ng + i) * 8 + 2 * lt;
+                        const oscar_u32 k0 = ksc[t0 * NGR + g], k1 = ksc[(t0 + 1) * NGR + g];
+                        s[ng + i][0] += oscar_f16_to_f32((oscar_u16)(k0 & 0xffffu)) * ((c[i][0] + c[i][2]) * qivh) + oscar_f16_to_f32((oscar_u16)(k0 >> 16)) * qsmh[g];
+                        s[ng + i][1] += oscar_f16_to_f32((oscar_u16)(k1 & 0xffffu)) * ((c[i][1] + c[i][3]) * qivh) + oscar_f16_to_f32((oscar_u16)(k1 >> 16)) * qsmh[g];
+                    }
+                }
+            }
+            W_SOFTMAX(W_NTT, s)
+            const oscar_u32 *vsc = (const oscar_u32 *)(st + W_I2_VS);
+#pragma unroll
+            for (int kk = 0; kk < TH / 16; kk++) {
+                const int t0 = 16 * kk + 2 * lt;
+                oscar_u32 W[4];
+#pragma unroll
+                for (int r = 0; r < 4; r++) {
+                    const int t = t0 + (r & 1) + (r >> 1) * 8;
+                    const oscar_u8 *src = st + W_I2_V + (t + (t >> 2)) * WRB + WBPL * lg;
+                    W[r] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
+                }
+                uint4 A[NGR];
+#pragma unroll
+                for (int g = 0; g < NGR; g++) {
+                    const oscar_u32 v0 = vsc[t0 * NGR + g], v1 = vsc[(t0 + 1) * NGR + g], v8 = vsc[(t0 + 8) * NGR + g], v9 = vsc[(t0 + 9) * NGR + g];
+                    const float p0 = s[2 * kk][0], p1 = s[2 * kk][1], p8 = s[2 * kk + 1][0], p9 = s[2 * kk + 1][1];
+                    pm[g] += p0 * oscar_f16_to_f32((oscar_u16)(v0 >> 16)) + p1 * oscar_f16_to_f32((oscar_u16)(v1 >> 16)) + p8 * oscar_f16_to_f32((oscar_u16)(v8 >> 16)) +
+                             p9 * oscar_f16_to_f32((oscar_u16)(v9 >> 16));
+                    oscar_h2_split(p0 * oscar_f16_to_f32((oscar_u16)(v0 & 0xffffu)), p1 * oscar_f16_to_f32((oscar_u16)(v1 & 0xffffu)), &A[g].x, &A[g].y);
+                    oscar_h2_split(p8 * oscar_f16_to_f32((oscar_u16)(v8 & 0xffffu)), p9 * oscar_f16_to_f32((oscar_u16)(v9 & 0xffffu)), &A[g].z, &A[g].w);
+                }
+#pragma unroll
+                for (int e = 0; e < WBPL; e++) {
+                    const oscar_u32 sel = 0x4400u + 0x1111u * (oscar_u32)e;
+                    const oscar_u32 x01 = __byte_perm(W[0], W[1], sel), x89 = __byte_perm(W[2], W[3], sel);
+#pragma unroll
+                    for (int qd = 0; qd < 4; qd++) oscar_mma_f16(O[qd * WBPL + e], A[qd / W_QPG], oscar_w_codes(x01, qd), oscar_w_codes(x89, qd));
+                }
+            }
+        } else
+#endif
+        {
+            // BF16 unit: 8 rows (zero rows past the end)
+            int nr;
+            if (u < tsu) nr = ns - u * WUB;
+            else if (u >= tsu + thu) nr = nw - (u - tsu - thu) * WUB;
+            else nr = W_HU;
+            float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+            for (int ks = 0; ks < D / 16; ks++) {
+                const uint4 a = qfb[ks * 32 + lane];
+                const uint2 kw = *(const uint2 *)(st + lg * WBK + (16 * ks + 4 * lt) * 2);
+                oscar_mma_bf16(c, a.x, a.y, a.z, a.w, kw.x, kw.y);
+            }
+            float s[1][2];
+            s[0][0] = 2 * lt < nr ? (c[0] + c[2]) * p.scale_log2 : OSCAR_NEG_INF;
+            s[0][1] = 2 * lt + 1 < nr ? (c[1] + c[3]) * p.scale_log2 : OSCAR_NEG_INF;
+            W_SOFTMAX(1, s)
+            oscar_u32 ah, al;
+            oscar_b2_split(s[0][0], s[0][1], &ah, &al);
+            const oscar_u8 *vb = st + WUB * WBK;
+#pragma unroll
+            for (int qd = 0; qd < 4; qd++) {
+                oscar_u32 w0[2], w1[2];
+#if WBPL == 4
+                {
+                    const uint2 x0 = *(const uint2 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 4 * lg) * 2);
+                    const uint2 x1 = *(const uint2 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 4 * lg) * 2);
+                    w0[0] = x0.x;
+                    w0[1] = x0.y;
+                    w1[0] = x1.x;
+                    w1[1] = x1.y;
+                }
+#else
+                w0[0] = *(const oscar_u32 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 2 * lg) * 2);
+                w1[0] = *(const oscar_u32 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 2 * lg) * 2);
+                w0[1] = w1[1] = 0;
+#endif
+                const float f = W_CS * (qd == 0 ? 1.0f : qd == 1 ? 4.0f : qd == 2 ? 16.0f : 64.0f);
+#pragma unroll
+                for (int e = 0; e < WBPL; e++) {
+                    const oscar_u32 bb = __byte_perm(w0[e >> 1], w1[e >> 1], (e & 1) ? 0x7632u : 0x5410u);
+                    float ct[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                    oscar_mma_bf16(ct, ah, al, 0u, 0u, bb, 0u);
+                    O[qd * WBPL + e][0] += ct[0] * f;
+                    O[qd * WBPL + e][1] += ct[1] * f;
+                    O[qd * WBPL + e][2] += ct[2] * f;
+                    O[qd * WBPL + e][3] += ct[3] * f;
+                }
+            }
+        }
+        __syncwarp();
+    }
+    oscar_cp_wait0();
+
+    // ---- merge the warps of the block, write this split's partial result ----
+    lrun += __shfl_xor_sync(0xffffffffu, lrun, 1);
+    lrun += __shfl_xor_sync(0xffffffffu, lrun, 2);
+#if OSCAR_INT2
+#pragma unroll
+    for (int g = 0; g < NGR; g++) {
+        pm[g] += __shfl_xor_sync(0xffffffffu, pm[g], 1);
+        pm[g] += __shfl_xor_sync(0xffffffffu, pm[g], 2);
+    }
+#endif
+    __syncthreads(); // every warp is done with its stages: the merge buffer overlays them
+    float *wo = (float *)smem;                  // [WNW][G][D]
+    float *wml = wo + WNW * G * D;              // [WNW][G][2]
+    if (lg < G) {
+#pragma unroll
+        for (int jn = 0; jn < WNJ; jn++) {
+            const int qd = jn / WBPL, e = jn % WBPL;
+            const float f = W_CSINV * (qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f);
+#if OSCAR_INT2
+            const float add = pm[qd / W_QPG];
+#else
+            const float add = 0.0f;
+#endif
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                const int ch = qd * (D / 4) + WBPL * (2 * lt + i) + e;
+                wo[(warp * G + lg) * D + ch] = (O[jn][i] + O[jn][2 + i]) * f + add;
+            }
+        }
+        if (lt == 0) {
+            wml[(warp * G + lg) * 2] = mrun;
+            wml[(warp * G + lg) * 2 + 1] = lrun;
+        }
+    }
+    __syncthreads();
+    for (int i = tid; i < G * D; i += 32 * WNW) {
+        const int h = i / D;
+        float M = OSCAR_NEG_INF, L = 0.0f, o = 0.0f;
+#pragma unroll
+        for (int w = 0; w < WNW; w++)
+            if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);
+#pragma unroll
+        for (int w = 0; w < WNW; w++) {
+            const float l = wml[(w * G + h) * 2 + 1];
+            if (l > 0.0f) {
+                const float f = exp2f(wml[(w * G + h) * 2] - M);
+                L += f * l;
+                o += f * wo[(w * G + h) * D + (i % D)];
+            }
+        }
+        const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;
+        ((float *)p.part_o)[row * D + (i % D)] = o;
+        if (i % D == 0) {
+            ((float *)p.part_ml)[row * 2] = M;
+            ((float *)p.part_ml)[row * 2 + 1] = L;
+        }
+    }
+    if (!p.cnt) return;
+    // ---- the last block of this (sequence, KV head) merges the splits (as oscar_merge) ----
+    __shared__ int w_last;
+    __threadfence();
+    __syncthreads();
+    if (tid == 0) w_last = atomicAdd((int *)p.cnt + (size_t)b * p.Hkv + j, 1) == p.n_splits - 1;
+    __syncthreads();
+    if (!w_last) return;
+    __threadfence();
+    float *os = (float *)smem, *hml = os + G * D; // [G][D] merged rows; [G][2] max and sum per head
+    for (int h = warp; h < G; h += WNW) {
+        const float *ml = (const float *)p.part_ml + ((size_t)b * Hq + j * G + h) * p.n_splits * 2;
+        float M = OSCAR_NEG_INF, L = 0.0f;
+        for (int s = lane; s < p.n_splits; s += 32) M = __ldcg(ml + 2 * s + 1) > 0.0f ? fmaxf(M, __ldcg(ml + 2 * s)) : M;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
+        for (int s = lane; s < p.n_splits; s += 32) {
+            const float l = __ldcg(ml + 2 * s + 1);
+            L += l > 0.0f ? exp2f(__ldcg(ml + 2 * s) - M) * l : 0.0f;
+        }
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);
+        if (lane == 0) {
+            hml[2 * h] = M;
+            hml[2 * h + 1] = L;
+        }
+    }
+    __syncthreads();
+    for (int i = tid; i < G * D; i += 32 * WNW) {
+        const size_t row = ((size_t)b * Hq + j * G + i / D) * p.n_splits;
+        const float *ml = (const float *)p.part_ml + row * 2, *po = (const float *)p.part_o + row * D + (i % D);
+        const float M = hml[2 * (i / D)], L = hml[2 * (i / D) + 1];
+        float o = 0.0f;
+#pragma unroll 8
+        for (int s = 0; s < p.n_splits; s++) {
+            const float l = __ldcg(ml + 2 * s + 1), m = __ldcg(ml + 2 * s), v = __ldcg(po + (size_t)s * D);
+            o += l > 0.0f ? exp2f(m - M) * v : 0.0f;
+        }
+        os[i] = L > 0.0f ? o / L : 0.0f;
+    }
+    __syncthreads();
+    float *outp = (float *)p.out + ((size_t)b * Hq + (size_t)j * G) * D;
+    if (p.vrot_t) {
+        const float *RT = (const float *)p.vrot_t + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? j : 0)) * D * D;
+        for (int c = tid; c < D; c += 32 * WNW) {
+            float acc[G];
+#pragma unroll
+            for (int h = 0; h < G; h++) acc[h] = 0.0f;
+            for (int k0 = 0; k0 < D; k0 += 32) {
+                float r[32];
+#pragma unroll
+                for (int k = 0; k < 32; k++) r[k] = RT[(size_t)(k0 + k) * D + c];
+#pragma unroll
+                for (int k = 0; k < 32; k++)
+#pragma unroll
+                    for (int h = 0; h < G; h++) acc[h] += os[h * D + k0 + k] * r[k];
+            }
+#pragma unroll
+            for (int h = 0; h < G; h++) outp[h * D + c] = acc[h];
+        }
+    } else {
+        for (int i = tid; i < G * D; i += 32 * WNW) outp[i] = os[i];
+    }
+    if (tid == 0) ((int *)p.cnt)[(size_t)b * p.Hkv + j] = 0; // ready for the next call
+}
+#else
+extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }
+#endif
+
 // The two small launches read a D x D fp32 rotation each (64 KB at D 128) with one block per query
 // head: a loop of dependent loads costs one memory round trip per few rows (measured 12.7 us for
 // oscar_rotate_q and 17.7 us for oscar_merge at batch 1, issue 5). Rows are loaded RC at a time into
