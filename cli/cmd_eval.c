@@ -816,9 +816,9 @@ int oscar_cli_ppl(int argc, char **argv) {
     }
     if (json) {
         printf("{\"model\": \"%s\", \"text\": \"%s\", \"ctx\": %d, \"windows\": %d, \"start\": %d, \"sink\": %d, \"window\": %d, "
-               "\"rot\": \"%s\", \"seconds\": %.1f, \"contexts\": [",
-               ev_base(model), ev_base(file), ctx, windows, start, sink < 0 ? 64 : sink, window < 0 ? 256 : window,
-               rotfile ? ev_base(rotfile) : "", cli_now() - t0);
+               "\"group\": %d, \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"seconds\": %.1f, \"contexts\": [",
+               ev_base(model), ev_base(file), ctx, windows, start, sink < 0 ? 64 : sink, window < 0 ? 256 : window, group,
+               rotfile ? ev_base(rotfile) : "", kc, vc, cli_now() - t0);
         for (c = 0; c < nc; c++) {
             int k = 0;
             double n = scored[c] ? (double)scored[c] : 1.0;
@@ -985,6 +985,7 @@ static void ev_niah_usage(FILE *f) {
             "  --depths D,...     needle depths in percent of the filler (default 10,30,50,70,90)\n"
             "  --trials N         trials per (length, depth) (default 1)\n"
             "  --seed N           numbers and filler offsets (default 1)\n"
+            "  --k-clip X, --v-clip X  override the clips of int2-hadamard and oscar (< 0: none)\n"
             "  -t, --threads N    threads (default: all cores; modes run side by side)\n"
             "  --json             JSON on stdout instead of tables      -v  print every answer\n");
 }
@@ -993,6 +994,7 @@ int oscar_cli_niah(int argc, char **argv) {
     const char *model = NULL, *file = NULL, *list = NULL, *rotfile = NULL;
     int lengths[16] = {1024, 2048, 4096, 8000}, depths[16] = {10, 30, 50, 70, 90}, nl = 4, nd = 5, trials = 1, seed = 1;
     int threads = cli_threads(), json = 0, verbose = 0, i, rc = 1, *fill = NULL, n_fill = 0, li, di, tr, nm, max_new = 32;
+    float kc = 0, vc = 0;
     int *hits = NULL, *prompt = NULL, np = 0, pcap = 0;
     llm_model m;
     ev_modes E;
@@ -1016,6 +1018,8 @@ int oscar_cli_niah(int argc, char **argv) {
         else if (!strcmp(o, "--depths")) { if ((nd = ev_int_list("niah", o, v, depths, 16, 0, 100)) < 1) return 2; }
         else if (!strcmp(o, "--trials")) { if (!cli_parse_int("niah", o, v, 1, 1000, &trials)) return 2; }
         else if (!strcmp(o, "--seed")) { if (!cli_parse_int("niah", o, v, 0, 1 << 30, &seed)) return 2; }
+        else if (!strcmp(o, "--k-clip")) { if (!cli_parse_float("niah", o, v, -1.0, 1.0, &kc)) return 2; }
+        else if (!strcmp(o, "--v-clip")) { if (!cli_parse_float("niah", o, v, -1.0, 1.0, &vc)) return 2; }
         else if (!strcmp(o, "-t") || !strcmp(o, "--threads")) { if (!cli_parse_int("niah", o, v, 1, LLM_MAX_THREADS, &threads)) return 2; }
         else {
             fprintf(stderr, "oscar niah: unknown option '%s'\n", o);
@@ -1041,6 +1045,8 @@ int oscar_cli_niah(int argc, char **argv) {
         total += (int64_t)lengths[li] * nd * trials;
     }
     if (ev_modes_setup(&E, "niah", &m, list, rotfile)) goto done;
+    E.k_clip = kc;
+    E.v_clip = vc;
     nm = E.n;
     E.ctx_threads = threads > nm ? threads / nm : 1;
     hits = (int *)calloc((size_t)nm * nl * nd, sizeof(int));
@@ -1121,8 +1127,9 @@ int oscar_cli_niah(int argc, char **argv) {
                 ev_prog_update(&prog, progressed);
             }
     if (json) {
-        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"trials\": %d, \"seed\": %d, \"seconds\": %.1f, \"lengths\": [", ev_base(model),
-               ev_base(file), trials, seed, cli_now() - t0);
+        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"trials\": %d, \"seed\": %d, "
+               "\"seconds\": %.1f, \"lengths\": [",
+               ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, trials, seed, cli_now() - t0);
         for (li = 0; li < nl; li++) printf("%s%d", li ? ", " : "", lengths[li]);
         printf("], \"depths\": [");
         for (di = 0; di < nd; di++) printf("%s%d", di ? ", " : "", depths[di]);

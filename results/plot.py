@@ -157,6 +157,32 @@ def main():
             c["ctx"], c["score_from"], c["partial_to_position"], m["mode"], m["ppl"], 100 * (math.exp(m["nll"] - ref["nll"]) - 1), m["kld"],
             100 * m["top1"], "%.3f" % m["history_bits"] if m["mode"] != "bf16" else "16", c["scored"]))
 
+    # the claims of RESULTS.md, checked per context (and per length for the needle)
+    print()
+    print("| context | KLD: oscar < int2-hadamard < int2-naive | oscar PPL vs bf16 (claim: within 5%) |")
+    print("|---|---|---|")
+    for c in ctxs:
+        p = ppl[c]
+        if not all(m in p for m in ("bf16", "int2-naive", "int2-hadamard", "oscar")):
+            continue
+        k = [p[m]["kld"] for m in ("oscar", "int2-hadamard", "int2-naive")]
+        rel = 100 * (math.exp(p["oscar"]["nll"] - p["bf16"]["nll"]) - 1)
+        print("| %d | %s (%.4f < %.4f < %.4f) | %s (%+.2f%%) |" % (c, "holds" if k[0] < k[1] < k[2] else "does not hold", k[0], k[1], k[2],
+                                                               "holds" if abs(rel) <= 5.0 else "does not hold", rel))
+    for f in niah_files:
+        d = json.load(open(f))
+        rate = {m["mode"]: [100.0 * sum(row) / len(row) / d["trials"] for row in m["hits"]] for m in d["modes"]}
+        if "bf16" not in rate or "oscar" not in rate:
+            continue
+        print()
+        print("%s: exact match (%%) per length; claim: oscar within 5 points of bf16" % os.path.basename(f))
+        print("| mode | " + " | ".join(str(x) for x in d["lengths"]) + " | all |")
+        print("|---|" + "---|" * (len(d["lengths"]) + 1))
+        for m in d["modes"]:
+            r = rate[m["mode"]]
+            allr = 100.0 * sum(sum(row) for row in m["hits"]) / (len(m["hits"]) * len(m["hits"][0]) * d["trials"])
+            print("| %s | %s | %.0f |" % (m["mode"], " | ".join("%.0f" % x for x in r), allr))
+
 
 if __name__ == "__main__":
     main()
