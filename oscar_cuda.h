@@ -77,8 +77,10 @@
                     rounds to BF16, stores the sink/window row, or for flushed positions clips
                     (exact k-th smallest |x|: the largest values taken one by one when at most
                     24 pass the clip, else a 31-step bisection on the bit patterns), quantises
-                    and packs. -DOSCAR_APPEND_ROW=1 (OSCAR_CUDA_NVRTC_OPTIONS): one warp rotates
-                    one row with R from L2 (the issue-3 kernel).
+                    and packs. Jobs come as runs of positions (one flush run and up to two
+                    write runs per sequence, 32 bytes each; pages from the device block table).
+                    -DOSCAR_APPEND_ROW=1 (OSCAR_CUDA_NVRTC_OPTIONS): one warp rotates one row
+                    with R from L2 (the issue-3 kernel).
                     A bulk append quantises flushed tokens straight from the input and writes
                     only the tokens still in the window at the end, in two ordered launches.
      oscar_decode   grid (splits, Hkv, batch), 128 threads. Walks a run of tiles (64 history
@@ -725,14 +727,18 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "// Append / flush jobs: one per token; each job covers all KV heads, K and V.\n",
     "struct oscar_append_params {\n",
     "    oscar_u64 k, v;        // const float [n][Hkv][D] unrotated input rows\n",
-    "    oscar_u64 jobs;        // const int4 [n_jobs]: x = input row (-1: take it from the ring),\n",
-    "                           //   y = sequence slot, z = position, w = page id (-1: BF16 write)\n",
+    "    oscar_u64 jobs;        // const int4 [n_runs][2] runs of consecutive positions of one sequence:\n",
+    "                           //   [0] x = first job of the run in this launch, y = its position,\n",
+    "                           //   z = sequence slot, w = input row of position 0 (row = w + pos);\n",
+    "                           //   [1] x = tokens held before the call (positions below come from\n",
+    "                           //   the ring), y = 1: flush to the page of bt (0: BF16 sink/window write)\n",
     "    oscar_u64 pool;        // u8 [L][max_pages][Hkv][head_page_bytes]\n",
     "    oscar_u64 sink;        // u16 [max_seqs][L][Hkv][2][S0][D]\n",
     "    oscar_u64 win;         // u16 [max_seqs][L][Hkv][2][ring][D]\n",
     "    oscar_u64 krot, vrot;  // const float [L][rot_heads][D][D] or 0\n",
     "    oscar_u64 err;         // u32 sticky error bits\n",
-    "    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes;\n",
+    "    oscar_u64 bt;          // const int [max_seqs][max_pages] block tables (page of a flushed position)\n",
+    "    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;\n",
     "    float k_clip, v_clip;  // <= 0: no clip\n",
     "};\n",
     "\n",
@@ -856,7 +862,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#define NGR (D / GS)\n",
     "#define AW 4                  // warps per block\n",
     "#define TM (D == 256 \? 4 : 8) // tile rows per thread\n",
-    "#define TR (8 * TM)           // tile rows per block (must equal OSCAR_APPEND_TR on the host)\n",
+    "#define TR (8 * TM)           // tile rows per block (must equal OSCAR__APPEND_TR(d) in oscar_cuda.h)\n",
     "#define TN (D / 16)           // tile columns per thread: two runs of TN/2 (cols tx*TN/2 and D/2 + tx*TN/2)\n",
     "#define KC (2048 / D)         // rotation rows per shared-memory stage (8 KB)\n",
     "#define NCH (D * TR / 1024)   // 8-float chunks per thread when the tile is staged\n",
@@ -864,8 +870,240 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)\n",
     "#error \"unsupported head dim / group size\"\n",
     "#endif\n",
+    "#ifndef OSCAR_APPEND_NR\n",
+    "#define OSCAR_APPEND_NR 1 // rows a warp quantises at once (independent chains for the clip and codec)\n",
+    "#endif\n",
+    "#ifndef OSCAR_APPEND_RPF\n",
+    "#define OSCAR_APPEND_RPF 0 // 1: prefetch the next KC rows of R into registers during the current stage\n",
+    "#endif\n",
+    "#ifndef OSCAR_APPEND_CLIPS\n",
+    "#define OSCAR_APPEND_CLIPS 1 // clip threshold: 1 = lanes sort their values, the warp pops heads; 0 = warp max over all values each round\n",
+    "#endif\n",
+    "#ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);\n",
+    "#if OSCAR_D == 128        // d 128 on the H100: 5 (96 registers, no spill; 99 -> 4 blocks otherwise)\n",
+    "#define OSCAR_APPEND_MINB 5\n",
+    "#else\n",
+    "#define OSCAR_APPEND_MINB 0\n",
+    "#endif\n",
+    "#endif\n",
+    "#ifndef OSCAR_APPEND_PROF\n",
+    "#define OSCAR_APPEND_PROF 0 // timing only (wrong results): 1 = rotate by one term, 2 = no codec\n",
+    "#endif\n",
+    "#if AW * OSCAR_APPEND_NR * D > 4 * KC * D\n",
+    "#error \"OSCAR_APPEND_NR too large for the code-byte buffer\"\n",
+    "#endif\n",
     "\n",
-    "// row lane values -> BF16 sink/window row, BF16 page row, or the INT2 codec (SPEC section 4)\n",
+    "\n",
+    "// job j of this launch -> (input row or -1, sequence slot, position, page or -1), from the runs\n",
+    "static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, long long j) {\n",
+    "    const int4 *runs = (const int4 *)p.jobs;\n",
+    "    int lo = 0, hi = p.n_runs - 1;\n",
+    "    while (lo < hi) { // the last run that starts at or before j\n",
+    "        const int mid = (lo + hi + 1) >> 1;\n",
+    "        if (runs[2 * mid].x <= j) lo = mid;\n",
+    "        else hi = mid - 1;\n",
+    "    }\n",
+    "    const int4 a = runs[2 * lo], b = runs[2 * lo + 1];\n",
+    "    const int pos = a.y + (int)(j - a.x);\n",
+    "    const int src = pos >= b.x \? a.w + pos : -1;\n",
+    "    const int page = b.y \? ((const int *)p.bt)[(size_t)a.z * p.max_pages + (pos - p.S0) / p.P] : -1;\n",
+    "    return make_int4(src, a.z, pos, page);\n",
+    "}\n",
+    "\n",
+    "#if OSCAR_INT2\n",
+    "// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation\n",
+    "// sequence as the CPU reference\n",
+    "template <int NR>\n",
+    "static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,\n",
+    "                                                    const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {\n",
+    "    const float clip = isv \? p.v_clip : p.k_clip;\n",
+    "    if (clip > 0.0f) {\n",
+    "        int idx = (int)floorf(clip * (float)D);\n",
+    "        if (idx > D - 1) idx = D - 1;\n",
+    "        // thr = a[idx] of the ascending |x| = the (D - idx)-th largest, counted with multiplicity\n",
+    "        // (bit patterns of non-negative floats order like the floats)\n",
+    "        oscar_u32 a[NR][NC], thr[NR];\n",
+    "#pragma unroll\n",
+    "        for (int r = 0; r < NR; r++)\n",
+    "#pragma unroll\n",
+    "            for (int jj = 0; jj < NC; jj++) a[r][jj] = __float_as_uint(x[r][jj]) & 0x7fffffffu;\n",
+    "        if (D - idx <= OSCAR_TOPK_MAX && OSCAR_APPEND_CLIPS) {\n",
+    "            // each lane sorts its NC values, descending; then the warp takes the largest head k\n",
+    "            // times: a lane whose head equals the maximum m shifts its list (a 0 comes in at the\n",
+    "            // end); cnt counts the heads equal to m, so copies of m in one lane are counted in\n",
+    "            // later rounds with the same m; m == 0: every value left is 0 and so is the threshold\n",
+    "            int k[NR];\n",
+    "            bool done[NR];\n",
+    "#pragma unroll\n",
+    "            for (int r = 0; r < NR; r++) {\n",
+    "                k[r] = D - idx, done[r] = false, thr[r] = 0u;\n",
+    "#pragma unroll\n",
+    "                for (int i = 0; i < NC - 1; i++)\n",
+    "#pragma unroll\n",
+    "                    for (int jj = 0; jj < NC - 1 - i; jj++) {\n",
+    "                        const oscar_u32 u = a[r][jj], v = a[r][jj + 1];\n",
+    "                        a[r][jj] = max(u, v);\n",
+    "                        a[r][jj + 1] = min(u, v);\n",
+    "                    }\n",
+    "            }\n",
+    "            for (;;) {\n",
+    "                bool all = true;\n",
+    "#pragma unroll\n",
+    "                for (int r = 0; r < NR; r++) {\n",
+    "                    const oscar_u32 m = __reduce_max_sync(0xffffffffu, a[r][0]);\n",
+    "                    const bool top = a[r][0] == m;\n",
+    "                    const int cnt = __popc(__ballot_sync(0xffffffffu, top));\n",
+    "                    if (!done[r]) {\n",
+    "                        if (cnt >= k[r] || m == 0u) {\n",
+    "                            thr[r] = m;\n",
+    "                            done[r] = true;\n",
+    "                        } else {\n",
+    "                            k[r] -= cnt;\n",
+    "                            if (top) {\n",
+    "#pragma unroll\n",
+    "                                for (int jj = 0; jj < NC - 1; jj++) a[r][jj] = a[r][jj + 1];\n",
+    "                                a[r][NC - 1] = 0u;\n",
+    "                            }\n",
+    "                        }\n",
+    "                    }\n",
+    "                    all = all && done[r];\n",
+    "                }\n",
+    "                if (all) break;\n",
+    "            }\n",
+    "        } else if (D - idx <= OSCAR_TOPK_MAX) {\n",
+    "            // take the largest value k times; a value taken is set to 0 (if the maximum left is 0,\n",
+    "            // every value left is 0 and so is the threshold)\n",
+    "            int k[NR];\n",
+    "            bool done[NR];\n",
+    "#pragma unroll\n",
+    "            for (int r = 0; r < NR; r++) k[r] = D - idx, done[r] = false, thr[r] = 0u;\n",
+    "            for (;;) {\n",
+    "                oscar_u32 m[NR];\n",
+    "                int cnt[NR];\n",
+    "#pragma unroll\n",
+    "                for (int r = 0; r < NR; r++) {\n",
+    "                    m[r] = a[r][0];\n",
+    "#pragma unroll\n",
+    "                    for (int jj = 1; jj < NC; jj++) m[r] = max(m[r], a[r][jj]);\n",
+    "                    m[r] = __reduce_max_sync(0xffffffffu, m[r]);\n",
+    "                }\n",
+    "#pragma unroll\n",
+    "                for (int r = 0; r < NR; r++) {\n",
+    "                    cnt[r] = 0;\n",
+    "#pragma unroll\n",
+    "                    for (int jj = 0; jj < NC; jj++) cnt[r] += a[r][jj] == m[r];\n",
+    "                    cnt[r] = __reduce_add_sync(0xffffffffu, cnt[r]);\n",
+    "                }\n",
+    "                bool all = true;\n",
+    "#pragma unroll\n",
+    "                for (int r = 0; r < NR; r++) {\n",
+    "                    if (!done[r]) {\n",
+    "                        if (cnt[r] >= k[r] || m[r] == 0u) {\n",
+    "                            thr[r] = m[r];\n",
+    "                            done[r] = true;\n",
+    "                        } else {\n",
+    "                            k[r] -= cnt[r];\n",
+    "#pragma unroll\n",
+    "                            for (int jj = 0; jj < NC; jj++) a[r][jj] = a[r][jj] == m[r] \? 0u : a[r][jj];\n",
+    "                        }\n",
+    "                    }\n",
+    "                    all = all && done[r];\n",
+    "                }\n",
+    "                if (all) break;\n",
+    "            }\n",
+    "        } else {\n",
+    "            // smallest u with #{|x| <= u} > idx\n",
+    "#pragma unroll\n",
+    "            for (int r = 0; r < NR; r++) {\n",
+    "                oscar_u32 lo = 0u, hi = 0x7f7fffffu;\n",
+    "                while (lo < hi) {\n",
+    "                    const oscar_u32 mid = lo + ((hi - lo) >> 1);\n",
+    "                    int cnt = 0;\n",
+    "#pragma unroll\n",
+    "                    for (int jj = 0; jj < NC; jj++) cnt += a[r][jj] <= mid;\n",
+    "                    cnt = __reduce_add_sync(0xffffffffu, cnt);\n",
+    "                    if (cnt > idx) hi = mid;\n",
+    "                    else lo = mid + 1u;\n",
+    "                }\n",
+    "                thr[r] = lo;\n",
+    "            }\n",
+    "        }\n",
+    "#pragma unroll\n",
+    "        for (int r = 0; r < NR; r++) {\n",
+    "            const float t = __uint_as_float(thr[r]);\n",
+    "#pragma unroll\n",
+    "            for (int jj = 0; jj < NC; jj++) {\n",
+    "                if (x[r][jj] > t) x[r][jj] = t;\n",
+    "                if (x[r][jj] < -t) x[r][jj] = -t;\n",
+    "            }\n",
+    "        }\n",
+    "    }\n",
+    "#pragma unroll\n",
+    "    for (int r = 0; r < NR; r++) {\n",
+    "        float gmn[NC], gmx[NC];\n",
+    "#if GS >= 32\n",
+    "        // float order as signed integers (x ^ (sign \? 0x7fffffff : 0)); -0 sorts below +0 as in min.f32\n",
+    "#pragma unroll\n",
+    "        for (int j0 = 0; j0 < NC; j0 += GS / 32) {\n",
+    "            int a = 0x7fffffff, b = (int)0x80000000;\n",
+    "#pragma unroll\n",
+    "            for (int t = 0; t < GS / 32; t++) {\n",
+    "                const int v = __float_as_int(x[r][j0 + t]), key = v ^ ((v >> 31) & 0x7fffffff);\n",
+    "                a = min(a, key);\n",
+    "                b = max(b, key);\n",
+    "            }\n",
+    "            a = __reduce_min_sync(0xffffffffu, a);\n",
+    "            b = __reduce_max_sync(0xffffffffu, b);\n",
+    "            a ^= (a >> 31) & 0x7fffffff;\n",
+    "            b ^= (b >> 31) & 0x7fffffff;\n",
+    "#pragma unroll\n",
+    "            for (int t = 0; t < GS / 32; t++) {\n",
+    "                gmn[j0 + t] = __int_as_float(a);\n",
+    "                gmx[j0 + t] = __int_as_float(b);\n",
+    "            }\n",
+    "        }\n",
+    "#else\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++) {\n",
+    "            float a = x[r][jj], b = x[r][jj];\n",
+    "#pragma unroll\n",
+    "            for (int o = 1; o < GS; o <<= 1) {\n",
+    "                a = fminf(a, __shfl_xor_sync(0xffffffffu, a, o));\n",
+    "                b = fmaxf(b, __shfl_xor_sync(0xffffffffu, b, o));\n",
+    "            }\n",
+    "            gmn[jj] = a;\n",
+    "            gmx[jj] = b;\n",
+    "        }\n",
+    "#endif\n",
+    "        const int prow = (pos[r] - p.S0) % p.P;\n",
+    "        oscar_u8 *codes = (oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page[r]) * p.Hkv + head) * (size_t)p.head_page_bytes +\n",
+    "                          (size_t)isv * p.P * (D / 4 + NGR * 4);\n",
+    "        oscar_u32 *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;\n",
+    "        codes += (size_t)prow * (D / 4);\n",
+    "        oscar_u8 *c8 = cs + r * D;\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++) {\n",
+    "            const int c = lane + 32 * jj;\n",
+    "            const float scale = (gmx[jj] - gmn[jj]) / 3.0f;\n",
+    "            const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[jj]);\n",
+    "            const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);\n",
+    "            int q = 0;\n",
+    "            if (s != 0.0f) {\n",
+    "                const float t = floorf((x[r][jj] - m) / s + 0.5f);\n",
+    "                q = t < 0.0f \? 0 : (t > 3.0f \? 3 : (int)t);\n",
+    "            }\n",
+    "            c8[c] = (oscar_u8)q;\n",
+    "            if (c % GS == 0) sm[c / GS] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);\n",
+    "        }\n",
+    "        __syncwarp();\n",
+    "        for (int b = lane; b < D / 4; b += 32)\n",
+    "            codes[b] = (oscar_u8)(c8[b] | (c8[b + D / 4] << 2) | (c8[b + D / 2] << 4) | (c8[b + 3 * D / 4] << 6));\n",
+    "    }\n",
+    "    __syncwarp();\n",
+    "}\n",
+    "#endif\n",
+    "\n",
+    "// one row's lane values -> BF16 sink/window row, BF16 page row, or the INT2 codec\n",
     "static __device__ __forceinline__ void oscar__row_out(const oscar_append_params &p, float (&x)[NC], int isv, int head,\n",
     "                                                      int slot, int pos, int page, oscar_u16 *ringrow, oscar_u8 *cs, int lane) {\n",
     "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;\n",
@@ -875,128 +1113,27 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        for (int jj = 0; jj < NC; jj++) dst[lane + 32 * jj] = oscar_f32_to_bf16(x[jj]);\n",
     "        return;\n",
     "    }\n",
-    "    const int prow = (pos - p.S0) % p.P;\n",
-    "    oscar_u8 *base = (oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + head) * (size_t)p.head_page_bytes;\n",
     "#if !OSCAR_INT2\n",
-    "    {\n",
-    "        oscar_u16 *dst = (oscar_u16 *)base + ((size_t)isv * p.P + prow) * D;\n",
+    "    const int prow = (pos - p.S0) % p.P;\n",
+    "    oscar_u16 *dst = (oscar_u16 *)((oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + head) * (size_t)p.head_page_bytes) +\n",
+    "                     ((size_t)isv * p.P + prow) * D;\n",
     "#pragma unroll\n",
-    "        for (int jj = 0; jj < NC; jj++) dst[lane + 32 * jj] = oscar_f32_to_bf16(x[jj]);\n",
-    "    }\n",
+    "    for (int jj = 0; jj < NC; jj++) dst[lane + 32 * jj] = oscar_f32_to_bf16(x[jj]);\n",
     "#else\n",
-    "    // ---- same fp32 operation sequence as the CPU reference ----\n",
-    "    const float clip = isv \? p.v_clip : p.k_clip;\n",
-    "    if (clip > 0.0f) {\n",
-    "        int idx = (int)floorf(clip * (float)D);\n",
-    "        if (idx > D - 1) idx = D - 1;\n",
-    "        // thr = a[idx] of the ascending |x| = the (D - idx)-th largest, counted with multiplicity\n",
-    "        // (bit patterns of non-negative floats order like the floats)\n",
-    "        oscar_u32 a[NC];\n",
+    "    float xr[1][NC];\n",
+    "    const int pr[1] = {pos}, pg[1] = {page};\n",
     "#pragma unroll\n",
-    "        for (int jj = 0; jj < NC; jj++) a[jj] = __float_as_uint(x[jj]) & 0x7fffffffu;\n",
-    "        oscar_u32 thr;\n",
-    "        int k = D - idx;\n",
-    "        if (k <= OSCAR_TOPK_MAX) {\n",
-    "            // take the largest value k times; a value taken is set to 0 (if the maximum left is 0,\n",
-    "            // every value left is 0 and so is the threshold)\n",
-    "            for (;;) {\n",
-    "                oscar_u32 m = a[0];\n",
-    "#pragma unroll\n",
-    "                for (int jj = 1; jj < NC; jj++) m = max(m, a[jj]);\n",
-    "                m = __reduce_max_sync(0xffffffffu, m);\n",
-    "                int cnt = 0;\n",
-    "#pragma unroll\n",
-    "                for (int jj = 0; jj < NC; jj++) cnt += a[jj] == m;\n",
-    "                cnt = __reduce_add_sync(0xffffffffu, cnt);\n",
-    "                if (cnt >= k || m == 0u) {\n",
-    "                    thr = m;\n",
-    "                    break;\n",
-    "                }\n",
-    "                k -= cnt;\n",
-    "#pragma unroll\n",
-    "                for (int jj = 0; jj < NC; jj++) a[jj] = a[jj] == m \? 0u : a[jj];\n",
-    "            }\n",
-    "        } else {\n",
-    "            // smallest u with #{|x| <= u} > idx\n",
-    "            oscar_u32 lo = 0u, hi = 0x7f7fffffu;\n",
-    "            while (lo < hi) {\n",
-    "                const oscar_u32 mid = lo + ((hi - lo) >> 1);\n",
-    "                int cnt = 0;\n",
-    "#pragma unroll\n",
-    "                for (int jj = 0; jj < NC; jj++) cnt += a[jj] <= mid;\n",
-    "                cnt = __reduce_add_sync(0xffffffffu, cnt);\n",
-    "                if (cnt > idx) hi = mid;\n",
-    "                else lo = mid + 1u;\n",
-    "            }\n",
-    "            thr = lo;\n",
-    "        }\n",
-    "        const float t = __uint_as_float(thr);\n",
-    "#pragma unroll\n",
-    "        for (int jj = 0; jj < NC; jj++) {\n",
-    "            if (x[jj] > t) x[jj] = t;\n",
-    "            if (x[jj] < -t) x[jj] = -t;\n",
-    "        }\n",
-    "    }\n",
-    "    float gmn[NC], gmx[NC];\n",
-    "#if GS >= 32\n",
-    "    // float order as signed integers (x ^ (sign \? 0x7fffffff : 0)); -0 sorts below +0 as in min.f32\n",
-    "#pragma unroll\n",
-    "    for (int j0 = 0; j0 < NC; j0 += GS / 32) {\n",
-    "        int a = 0x7fffffff, b = (int)0x80000000;\n",
-    "#pragma unroll\n",
-    "        for (int t = 0; t < GS / 32; t++) {\n",
-    "            const int v = __float_as_int(x[j0 + t]), key = v ^ ((v >> 31) & 0x7fffffff);\n",
-    "            a = min(a, key);\n",
-    "            b = max(b, key);\n",
-    "        }\n",
-    "        a = __reduce_min_sync(0xffffffffu, a);\n",
-    "        b = __reduce_max_sync(0xffffffffu, b);\n",
-    "        a ^= (a >> 31) & 0x7fffffff;\n",
-    "        b ^= (b >> 31) & 0x7fffffff;\n",
-    "#pragma unroll\n",
-    "        for (int t = 0; t < GS / 32; t++) {\n",
-    "            gmn[j0 + t] = __int_as_float(a);\n",
-    "            gmx[j0 + t] = __int_as_float(b);\n",
-    "        }\n",
-    "    }\n",
-    "#else\n",
-    "#pragma unroll\n",
-    "    for (int jj = 0; jj < NC; jj++) {\n",
-    "        float a = x[jj], b = x[jj];\n",
-    "#pragma unroll\n",
-    "        for (int o = 1; o < GS; o <<= 1) {\n",
-    "            a = fminf(a, __shfl_xor_sync(0xffffffffu, a, o));\n",
-    "            b = fmaxf(b, __shfl_xor_sync(0xffffffffu, b, o));\n",
-    "        }\n",
-    "        gmn[jj] = a;\n",
-    "        gmx[jj] = b;\n",
-    "    }\n",
-    "#endif\n",
-    "    oscar_u8 *codes = base + (size_t)isv * p.P * (D / 4 + NGR * 4);\n",
-    "    oscar_u32 *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;\n",
-    "    codes += (size_t)prow * (D / 4);\n",
-    "#pragma unroll\n",
-    "    for (int jj = 0; jj < NC; jj++) {\n",
-    "        const int c = lane + 32 * jj;\n",
-    "        const float scale = (gmx[jj] - gmn[jj]) / 3.0f;\n",
-    "        const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[jj]);\n",
-    "        const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);\n",
-    "        int q = 0;\n",
-    "        if (s != 0.0f) {\n",
-    "            const float t = floorf((x[jj] - m) / s + 0.5f);\n",
-    "            q = t < 0.0f \? 0 : (t > 3.0f \? 3 : (int)t);\n",
-    "        }\n",
-    "        cs[c] = (oscar_u8)q;\n",
-    "        if (c % GS == 0) sm[c / GS] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);\n",
-    "    }\n",
-    "    __syncwarp();\n",
-    "    for (int b = lane; b < D / 4; b += 32)\n",
-    "        codes[b] = (oscar_u8)(cs[b] | (cs[b + D / 4] << 2) | (cs[b + D / 2] << 4) | (cs[b + 3 * D / 4] << 6));\n",
-    "    __syncwarp();\n",
+    "    for (int jj = 0; jj < NC; jj++) xr[0][jj] = x[jj];\n",
+    "    oscar__codec<1>(p, xr, isv, head, pr, pg, cs, lane);\n",
     "#endif\n",
     "}\n",
     "\n",
-    "extern \"C\" __global__ void __launch_bounds__(AW * 32) oscar_append(const oscar_append_params p) {\n",
+    "#if OSCAR_APPEND_MINB > 0\n",
+    "#define OSCAR_APPEND_BOUNDS __launch_bounds__(AW * 32, OSCAR_APPEND_MINB)\n",
+    "#else\n",
+    "#define OSCAR_APPEND_BOUNDS __launch_bounds__(AW * 32)\n",
+    "#endif\n",
+    "extern \"C\" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {\n",
     "    __shared__ __align__(16) float xs[D * TR]; // X^T [D][TR] while rotating, then Y [TR][D]\n",
     "    __shared__ __align__(16) float rs[KC * D]; // R rows k0 .. k0+KC, then the warps' code bytes\n",
     "    __shared__ float s_ss[AW * 32];\n",
@@ -1008,8 +1145,6 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#if OSCAR_INT2\n",
     "    const float *R = (const float *)(isv \? p.vrot : p.krot);\n",
     "    if (R) R += ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? head : 0)) * D * D;\n",
-    "#else\n",
-    "    const float *R = 0;\n",
     "#endif\n",
     "    bool tiled = false;\n",
     "#if OSCAR_INT2 && !OSCAR_APPEND_ROW\n",
@@ -1019,7 +1154,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        const long long job = job0 + row;\n",
     "        const float *xr = 0;\n",
     "        if (job < p.n_jobs) {\n",
-    "            const int src = ((const int4 *)p.jobs)[job].x;\n",
+    "            const int src = oscar__job(p, job).x;\n",
     "            if (src >= 0) xr = X + ((size_t)src * p.Hkv + head) * D;\n",
     "        }\n",
     "        tiled = __syncthreads_or(xr != 0) != 0; // block-uniform\n",
@@ -1054,13 +1189,29 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            for (int m = 0; m < TM; m++)\n",
     "#pragma unroll\n",
     "                for (int n = 0; n < TN; n++) acc[m][n] = 0.0f;\n",
-    "            for (int k0 = 0; k0 < D; k0 += KC) {\n",
+    "#if OSCAR_APPEND_RPF\n",
+    "            // the next stage of R is loaded into registers while this one is used\n",
+    "            float4 rpf[KC * D / 4 / (AW * 32)];\n",
+    "#pragma unroll\n",
+    "            for (int i = 0; i < KC * D / 4 / (AW * 32); i++) rpf[i] = ((const float4 *)R)[tid + i * AW * 32];\n",
+    "#endif\n",
+    "            for (int k0 = 0; k0 < (OSCAR_APPEND_PROF == 1 \? KC : D); k0 += KC) {\n",
     "                __syncthreads();\n",
+    "#if OSCAR_APPEND_RPF\n",
+    "#pragma unroll\n",
+    "                for (int i = 0; i < KC * D / 4 / (AW * 32); i++) ((float4 *)rs)[tid + i * AW * 32] = rpf[i];\n",
+    "                __syncthreads();\n",
+    "                if (k0 + KC < D) {\n",
+    "#pragma unroll\n",
+    "                    for (int i = 0; i < KC * D / 4 / (AW * 32); i++) rpf[i] = ((const float4 *)(R + (size_t)(k0 + KC) * D))[tid + i * AW * 32];\n",
+    "                }\n",
+    "#else\n",
     "#pragma unroll\n",
     "                for (int i = tid; i < KC * D / 4; i += AW * 32) ((float4 *)rs)[i] = ((const float4 *)(R + (size_t)k0 * D))[i];\n",
     "                __syncthreads();\n",
+    "#endif\n",
     "#pragma unroll\n",
-    "                for (int kk = 0; kk < KC; kk++) {\n",
+    "                for (int kk = 0; kk < (OSCAR_APPEND_PROF == 1 \? 1 : KC); kk++) {\n",
     "                    float xv[TM], rv[TN];\n",
     "#pragma unroll\n",
     "                    for (int m = 0; m < TM; m += 4) {\n",
@@ -1098,17 +1249,18 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        }\n",
     "    }\n",
     "#endif\n",
-    "    oscar_u8 *cs = (oscar_u8 *)rs + warp * D;\n",
-    "    for (int r = warp; r < TR; r += AW) {\n",
+    "    oscar_u8 *cs = (oscar_u8 *)rs + warp * OSCAR_APPEND_NR * D;\n",
+    "    // row r of the tile -> lane values (rotated, BF16-rounded); false past the last job\n",
+    "    auto row_in = [&](int r, float(&x)[NC], int &slot, int &pos, int &page, oscar_u16 *&ringrow) -> bool {\n",
     "        const long long job = job0 + r;\n",
-    "        if (job >= p.n_jobs) break; // warp-uniform; no block barriers below\n",
-    "        const int4 jb = ((const int4 *)p.jobs)[job];\n",
-    "        const int src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;\n",
+    "        if (job >= p.n_jobs) return false;\n",
+    "        const int4 jb = oscar__job(p, job);\n",
+    "        const int src = jb.x;\n",
+    "        slot = jb.y, pos = jb.z, page = jb.w;\n",
     "        const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;\n",
-    "        oscar_u16 *ringrow = 0;\n",
+    "        ringrow = 0;\n",
     "        if (pos >= p.S0)\n",
     "            ringrow = (oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D;\n",
-    "        float x[NC];\n",
     "        if (src >= 0) {\n",
     "            int bad = 0;\n",
     "            float ss = 0.0f;\n",
@@ -1171,7 +1323,33 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#pragma unroll\n",
     "            for (int jj = 0; jj < NC; jj++) x[jj] = oscar_bf16_to_f32(ringrow[lane + 32 * jj]);\n",
     "        }\n",
-    "        oscar__row_out(p, x, isv, head, slot, pos, page, ringrow, cs, lane);\n",
+    "        return true;\n",
+    "    };\n",
+    "    for (int r0 = warp * OSCAR_APPEND_NR; r0 < TR; r0 += AW * OSCAR_APPEND_NR) {\n",
+    "        if (job0 + r0 >= p.n_jobs) break; // warp-uniform; no block barriers below\n",
+    "        float x[OSCAR_APPEND_NR][NC];\n",
+    "        int slot[OSCAR_APPEND_NR], pos[OSCAR_APPEND_NR], page[OSCAR_APPEND_NR];\n",
+    "        oscar_u16 *ringrow[OSCAR_APPEND_NR];\n",
+    "        bool valid[OSCAR_APPEND_NR], all = true;\n",
+    "#pragma unroll\n",
+    "        for (int rr = 0; rr < OSCAR_APPEND_NR; rr++) {\n",
+    "            valid[rr] = row_in(r0 + rr, x[rr], slot[rr], pos[rr], page[rr], ringrow[rr]);\n",
+    "            all = all && valid[rr] && page[rr] >= 0;\n",
+    "        }\n",
+    "#if OSCAR_APPEND_PROF == 2\n",
+    "        for (int rr = 0; rr < OSCAR_APPEND_NR; rr++)\n",
+    "            if (valid[rr] && x[rr][0] == 1.2345e-30f) atomicOr((unsigned int *)p.err, 4u);\n",
+    "        continue;\n",
+    "#endif\n",
+    "#if OSCAR_INT2 && OSCAR_APPEND_NR > 1\n",
+    "        if (all) { // rows to pages: NR independent chains\n",
+    "            oscar__codec<OSCAR_APPEND_NR>(p, x, isv, head, pos, page, cs, lane);\n",
+    "            continue;\n",
+    "        }\n",
+    "#endif\n",
+    "#pragma unroll\n",
+    "        for (int rr = 0; rr < OSCAR_APPEND_NR; rr++)\n",
+    "            if (valid[rr]) oscar__row_out(p, x[rr], isv, head, slot[rr], pos[rr], page[rr], ringrow[rr], cs, lane);\n",
     "    }\n",
     "}\n",
     0};
@@ -2979,8 +3157,8 @@ static int oscar__get_module(oscar_cuda *cu, int program, const oscar_cuda_varia
 
 /* host copies of the kernel parameter blocks (kernels/oscar_common.cuh) */
 typedef struct oscar__append_params {
-    uint64_t k, v, jobs, pool, sink, win, krot, vrot, err;
-    int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes;
+    uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt;
+    int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
     float k_clip, v_clip;
 } oscar__append_params;
 
@@ -3329,11 +3507,17 @@ static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn
 /* rows (jobs) per oscar_append block: TR in kernels/oscar_append.cu */
 #define OSCAR__APPEND_TR(d) ((d) == 256 ? 32 : 64)
 
+/* one run of an append launch: jobs job0.. are positions pos0.. of sequence slot; input row of
+   position pos: srcb + pos when pos >= n_old, else the ring; flush: page from the block table */
+static void oscar__append_run(int *r, int job0, int pos0, int slot, int srcb, int n_old, int flush) {
+    r[0] = job0, r[1] = pos0, r[2] = slot, r[3] = srcb;
+    r[4] = n_old, r[5] = flush, r[6] = 0, r[7] = 0;
+}
+
 /* the append of counts[i] tokens to seqs[i] (rows src0[i].. of k, v) for one layer */
 static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, const int *seqs, const int *counts, const int *src0, oscar_cu_ptr k, oscar_cu_ptr v) {
     oscar_cuda *cu = kv->cu;
-    int i, pos, need_pages = 0, n_flush = 0, n_write = 0, rc;
-    size_t n_jobs = 0;
+    int i, pos, need_pages = 0, n_flush = 0, n_write = 0, n_runs = 0, n_frun = 0, rc;
     int *jb;
     oscar__append_params p;
     for (i = 0; i < n_items; i++) {
@@ -3360,15 +3544,13 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             snprintf(kv->msg, sizeof kv->msg, "sequence %d would need %d pages; the pool has %d", seqs[i], hn, kv->max_pages);
             return OSCAR_ERR_POOL_FULL;
         }
-        n_jobs += (size_t)counts[i]; /* writes, then flushes */
-        n_jobs += (size_t)(oscar__kv_hist(kv, s->n_tok[layer] + counts[i]) - oscar__kv_hist(kv, s->n_tok[layer]));
     }
     if (need_pages > kv->n_free) {
         snprintf(kv->msg, sizeof kv->msg, "page pool exhausted: %d pages needed, %d free", need_pages, kv->n_free);
         return OSCAR_ERR_POOL_FULL;
     }
-    if (n_jobs * 4 > kv->h_jobs_cap) {
-        size_t cap = n_jobs * 4 + 1024;
+    if ((size_t)n_items * 3 * 8 > kv->h_jobs_cap) { /* runs: one flush and up to two writes per item */
+        size_t cap = (size_t)n_items * 3 * 8 + 1024;
         int *h = (int *)OSCAR_CUDA_MALLOC(cap * sizeof(int));
         if (!h) return OSCAR_ERR_NOMEM;
         OSCAR_CUDA_FREE(kv->h_jobs);
@@ -3393,36 +3575,37 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             }
         }
     }
-    /* flush jobs, then write jobs */
+    /* flush runs, then write runs (oscar_append_params.jobs); the kernel takes pages from bt */
     jb = kv->h_jobs;
     for (i = 0; i < n_items; i++) {
         oscar_cuda_seq *s = &kv->seqs[seqs[i]];
         int n_old = s->n_tok[layer], n_new = n_old + counts[i];
         int h_old = oscar__kv_hist(kv, n_old), h_new = oscar__kv_hist(kv, n_new);
-        for (pos = kv->S0 + h_old; pos < kv->S0 + h_new; pos++) {
-            jb[4 * n_flush + 0] = pos >= n_old ? src0[i] + pos - n_old : -1;
-            jb[4 * n_flush + 1] = seqs[i];
-            jb[4 * n_flush + 2] = pos;
-            jb[4 * n_flush + 3] = s->pages[(pos - kv->S0) / kv->P];
-            n_flush++;
+        if (h_new > h_old) {
+            oscar__append_run(jb + 8 * n_runs++, n_flush, kv->S0 + h_old, seqs[i], src0[i] - n_old, n_old, 1);
+            n_flush += h_new - h_old;
         }
     }
+    n_frun = n_runs;
     for (i = 0; i < n_items; i++) {
         oscar_cuda_seq *s = &kv->seqs[seqs[i]];
         int n_old = s->n_tok[layer], n_new = n_old + counts[i];
-        int h_new = oscar__kv_hist(kv, n_new);
-        for (pos = n_old; pos < n_new; pos++) {
-            if (pos >= kv->S0 && pos < kv->S0 + h_new) continue; /* quantised straight from the input */
-            jb[4 * (n_flush + n_write) + 0] = src0[i] + pos - n_old;
-            jb[4 * (n_flush + n_write) + 1] = seqs[i];
-            jb[4 * (n_flush + n_write) + 2] = pos;
-            jb[4 * (n_flush + n_write) + 3] = -1;
-            n_write++;
+        int h_new = oscar__kv_hist(kv, n_new), e;
+        /* positions not quantised straight from the input: [n_old, S0) and [S0 + h_new, n_new) */
+        e = n_new < kv->S0 ? n_new : kv->S0;
+        if (e > n_old) {
+            oscar__append_run(jb + 8 * n_runs++, n_write, n_old, seqs[i], src0[i] - n_old, n_old, 0);
+            n_write += e - n_old;
+        }
+        pos = n_old > kv->S0 + h_new ? n_old : kv->S0 + h_new;
+        if (n_new > pos) {
+            oscar__append_run(jb + 8 * n_runs++, n_write, pos, seqs[i], src0[i] - n_old, n_old, 0);
+            n_write += n_new - pos;
         }
     }
     rc = OSCAR_OK;
     if (n_flush + n_write > 0) {
-        size_t bytes = (size_t)(n_flush + n_write) * 4 * sizeof(int);
+        size_t bytes = (size_t)n_runs * 8 * sizeof(int);
         oscar_cu_result r;
         rc = oscar__kv_scratch(kv, &kv->jobs, &kv->jobs_cap, bytes);
         if (!rc) {
@@ -3438,6 +3621,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         p.krot = kv->krot;
         p.vrot = kv->vrot;
         p.err = kv->err;
+        p.bt = kv->bt;
         p.layer = layer;
         p.L = kv->L;
         p.Hkv = kv->Hkv;
@@ -3453,12 +3637,14 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             unsigned blocks = (unsigned)(((size_t)n_flush + OSCAR__APPEND_TR(kv->d) - 1) / OSCAR__APPEND_TR(kv->d));
             p.jobs = kv->jobs;
             p.n_jobs = n_flush;
+            p.n_runs = n_frun;
             rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }
         if (!rc && n_write) {
             unsigned blocks = (unsigned)(((size_t)n_write + OSCAR__APPEND_TR(kv->d) - 1) / OSCAR__APPEND_TR(kv->d));
-            p.jobs = kv->jobs + (size_t)n_flush * 4 * sizeof(int);
+            p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             p.n_jobs = n_write;
+            p.n_runs = n_runs - n_frun;
             rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }
     }

@@ -45,7 +45,7 @@
 #define NGR (D / GS)
 #define AW 4                  // warps per block
 #define TM (D == 256 ? 4 : 8) // tile rows per thread
-#define TR (8 * TM)           // tile rows per block (must equal OSCAR_APPEND_TR on the host)
+#define TR (8 * TM)           // tile rows per block (must equal OSCAR__APPEND_TR(d) in oscar_cuda.h)
 #define TN (D / 16)           // tile columns per thread: two runs of TN/2 (cols tx*TN/2 and D/2 + tx*TN/2)
 #define KC (2048 / D)         // rotation rows per shared-memory stage (8 KB)
 #define NCH (D * TR / 1024)   // 8-float chunks per thread when the tile is staged
@@ -53,8 +53,240 @@
 #if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)
 #error "unsupported head dim / group size"
 #endif
+#ifndef OSCAR_APPEND_NR
+#define OSCAR_APPEND_NR 1 // rows a warp quantises at once (independent chains for the clip and codec)
+#endif
+#ifndef OSCAR_APPEND_RPF
+#define OSCAR_APPEND_RPF 0 // 1: prefetch the next KC rows of R into registers during the current stage
+#endif
+#ifndef OSCAR_APPEND_CLIPS
+#define OSCAR_APPEND_CLIPS 1 // clip threshold: 1 = lanes sort their values, the warp pops heads; 0 = warp max over all values each round
+#endif
+#ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
+#if OSCAR_D == 128        // d 128 on the H100: 5 (96 registers, no spill; 99 -> 4 blocks otherwise)
+#define OSCAR_APPEND_MINB 5
+#else
+#define OSCAR_APPEND_MINB 0
+#endif
+#endif
+#ifndef OSCAR_APPEND_PROF
+#define OSCAR_APPEND_PROF 0 // timing only (wrong results): 1 = rotate by one term, 2 = no codec
+#endif
+#if AW * OSCAR_APPEND_NR * D > 4 * KC * D
+#error "OSCAR_APPEND_NR too large for the code-byte buffer"
+#endif
 
-// row lane values -> BF16 sink/window row, BF16 page row, or the INT2 codec (SPEC section 4)
+
+// job j of this launch -> (input row or -1, sequence slot, position, page or -1), from the runs
+static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, long long j) {
+    const int4 *runs = (const int4 *)p.jobs;
+    int lo = 0, hi = p.n_runs - 1;
+    while (lo < hi) { // the last run that starts at or before j
+        const int mid = (lo + hi + 1) >> 1;
+        if (runs[2 * mid].x <= j) lo = mid;
+        else hi = mid - 1;
+    }
+    const int4 a = runs[2 * lo], b = runs[2 * lo + 1];
+    const int pos = a.y + (int)(j - a.x);
+    const int src = pos >= b.x ? a.w + pos : -1;
+    const int page = b.y ? ((const int *)p.bt)[(size_t)a.z * p.max_pages + (pos - p.S0) / p.P] : -1;
+    return make_int4(src, a.z, pos, page);
+}
+
+#if OSCAR_INT2
+// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation
+// sequence as the CPU reference
+template <int NR>
+static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,
+                                                    const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {
+    const float clip = isv ? p.v_clip : p.k_clip;
+    if (clip > 0.0f) {
+        int idx = (int)floorf(clip * (float)D);
+        if (idx > D - 1) idx = D - 1;
+        // thr = a[idx] of the ascending |x| = the (D - idx)-th largest, counted with multiplicity
+        // (bit patterns of non-negative floats order like the floats)
+        oscar_u32 a[NR][NC], thr[NR];
+#pragma unroll
+        for (int r = 0; r < NR; r++)
+#pragma unroll
+            for (int jj = 0; jj < NC; jj++) a[r][jj] = __float_as_uint(x[r][jj]) & 0x7fffffffu;
+        if (D - idx <= OSCAR_TOPK_MAX && OSCAR_APPEND_CLIPS) {
+            // each lane sorts its NC values, descending; then the warp takes the largest head k
+            // times: a lane whose head equals the maximum m shifts its list (a 0 comes in at the
+            // end); cnt counts the heads equal to m, so copies of m in one lane are counted in
+            // later rounds with the same m; m == 0: every value left is 0 and so is the threshold
+            int k[NR];
+            bool done[NR];
+#pragma unroll
+            for (int r = 0; r < NR; r++) {
+                k[r] = D - idx, done[r] = false, thr[r] = 0u;
+#pragma unroll
+                for (int i = 0; i < NC - 1; i++)
+#pragma unroll
+                    for (int jj = 0; jj < NC - 1 - i; jj++) {
+                        const oscar_u32 u = a[r][jj], v = a[r][jj + 1];
+                        a[r][jj] = max(u, v);
+                        a[r][jj + 1] = min(u, v);
+                    }
+            }
+            for (;;) {
+                bool all = true;
+#pragma unroll
+                for (int r = 0; r < NR; r++) {
+                    const oscar_u32 m = __reduce_max_sync(0xffffffffu, a[r][0]);
+                    const bool top = a[r][0] == m;
+                    const int cnt = __popc(__ballot_sync(0xffffffffu, top));
+                    if (!done[r]) {
+                        if (cnt >= k[r] || m == 0u) {
+                            thr[r] = m;
+                            done[r] = true;
+                        } else {
+                            k[r] -= cnt;
+                            if (top) {
+#pragma unroll
+                                for (int jj = 0; jj < NC - 1; jj++) a[r][jj] = a[r][jj + 1];
+                                a[r][NC - 1] = 0u;
+                            }
+                        }
+                    }
+                    all = all && done[r];
+                }
+                if (all) break;
+            }
+        } else if (D - idx <= OSCAR_TOPK_MAX) {
+            // take the largest value k times; a value taken is set to 0 (if the maximum left is 0,
+            // every value left is 0 and so is the threshold)
+            int k[NR];
+            bool done[NR];
+#pragma unroll
+            for (int r = 0; r < NR; r++) k[r] = D - idx, done[r] = false, thr[r] = 0u;
+            for (;;) {
+                oscar_u32 m[NR];
+                int cnt[NR];
+#pragma unroll
+                for (int r = 0; r < NR; r++) {
+                    m[r] = a[r][0];
+#pragma unroll
+                    for (int jj = 1; jj < NC; jj++) m[r] = max(m[r], a[r][jj]);
+                    m[r] = __reduce_max_sync(0xffffffffu, m[r]);
+                }
+#pragma unroll
+                for (int r = 0; r < NR; r++) {
+                    cnt[r] = 0;
+#pragma unroll
+                    for (int jj = 0; jj < NC; jj++) cnt[r] += a[r][jj] == m[r];
+                    cnt[r] = __reduce_add_sync(0xffffffffu, cnt[r]);
+                }
+                bool all = true;
+#pragma unroll
+                for (int r = 0; r < NR; r++) {
+                    if (!done[r]) {
+                        if (cnt[r] >= k[r] || m[r] == 0u) {
+                            thr[r] = m[r];
+                            done[r] = true;
+                        } else {
+                            k[r] -= cnt[r];
+#pragma unroll
+                            for (int jj = 0; jj < NC; jj++) a[r][jj] = a[r][jj] == m[r] ? 0u : a[r][jj];
+                        }
+                    }
+                    all = all && done[r];
+                }
+                if (all) break;
+            }
+        } else {
+            // smallest u with #{|x| <= u} > idx
+#pragma unroll
+            for (int r = 0; r < NR; r++) {
+                oscar_u32 lo = 0u, hi = 0x7f7fffffu;
+                while (lo < hi) {
+                    const oscar_u32 mid = lo + ((hi - lo) >> 1);
+                    int cnt = 0;
+#pragma unroll
+                    for (int jj = 0; jj < NC; jj++) cnt += a[r][jj] <= mid;
+                    cnt = __reduce_add_sync(0xffffffffu, cnt);
+                    if (cnt > idx) hi = mid;
+                    else lo = mid + 1u;
+                }
+                thr[r] = lo;
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < NR; r++) {
+            const float t = __uint_as_float(thr[r]);
+#pragma unroll
+            for (int jj = 0; jj < NC; jj++) {
+                if (x[r][jj] > t) x[r][jj] = t;
+                if (x[r][jj] < -t) x[r][jj] = -t;
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < NR; r++) {
+        float gmn[NC], gmx[NC];
+#if GS >= 32
+        // float order as signed integers (x ^ (sign ? 0x7fffffff : 0)); -0 sorts below +0 as in min.f32
+#pragma unroll
+        for (int j0 = 0; j0 < NC; j0 += GS / 32) {
+            int a = 0x7fffffff, b = (int)0x80000000;
+#pragma unroll
+            for (int t = 0; t < GS / 32; t++) {
+                const int v = __float_as_int(x[r][j0 + t]), key = v ^ ((v >> 31) & 0x7fffffff);
+                a = min(a, key);
+                b = max(b, key);
+            }
+            a = __reduce_min_sync(0xffffffffu, a);
+            b = __reduce_max_sync(0xffffffffu, b);
+            a ^= (a >> 31) & 0x7fffffff;
+            b ^= (b >> 31) & 0x7fffffff;
+#pragma unroll
+            for (int t = 0; t < GS / 32; t++) {
+                gmn[j0 + t] = __int_as_float(a);
+                gmx[j0 + t] = __int_as_float(b);
+            }
+        }
+#else
+#pragma unroll
+        for (int jj = 0; jj < NC; jj++) {
+            float a = x[r][jj], b = x[r][jj];
+#pragma unroll
+            for (int o = 1; o < GS; o <<= 1) {
+                a = fminf(a, __shfl_xor_sync(0xffffffffu, a, o));
+                b = fmaxf(b, __shfl_xor_sync(0xffffffffu, b, o));
+            }
+            gmn[jj] = a;
+            gmx[jj] = b;
+        }
+#endif
+        const int prow = (pos[r] - p.S0) % p.P;
+        oscar_u8 *codes = (oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page[r]) * p.Hkv + head) * (size_t)p.head_page_bytes +
+                          (size_t)isv * p.P * (D / 4 + NGR * 4);
+        oscar_u32 *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;
+        codes += (size_t)prow * (D / 4);
+        oscar_u8 *c8 = cs + r * D;
+#pragma unroll
+        for (int jj = 0; jj < NC; jj++) {
+            const int c = lane + 32 * jj;
+            const float scale = (gmx[jj] - gmn[jj]) / 3.0f;
+            const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[jj]);
+            const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);
+            int q = 0;
+            if (s != 0.0f) {
+                const float t = floorf((x[r][jj] - m) / s + 0.5f);
+                q = t < 0.0f ? 0 : (t > 3.0f ? 3 : (int)t);
+            }
+            c8[c] = (oscar_u8)q;
+            if (c % GS == 0) sm[c / GS] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
+        }
+        __syncwarp();
+        for (int b = lane; b < D / 4; b += 32)
+            codes[b] = (oscar_u8)(c8[b] | (c8[b + D / 4] << 2) | (c8[b + D / 2] << 4) | (c8[b + 3 * D / 4] << 6));
+    }
+    __syncwarp();
+}
+#endif
+
+// one row's lane values -> BF16 sink/window row, BF16 page row, or the INT2 codec
 static __device__ __forceinline__ void oscar__row_out(const oscar_append_params &p, float (&x)[NC], int isv, int head,
                                                       int slot, int pos, int page, oscar_u16 *ringrow, oscar_u8 *cs, int lane) {
     const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
@@ -64,128 +296,27 @@ static __device__ __forceinline__ void oscar__row_out(const oscar_append_params 
         for (int jj = 0; jj < NC; jj++) dst[lane + 32 * jj] = oscar_f32_to_bf16(x[jj]);
         return;
     }
-    const int prow = (pos - p.S0) % p.P;
-    oscar_u8 *base = (oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + head) * (size_t)p.head_page_bytes;
 #if !OSCAR_INT2
-    {
-        oscar_u16 *dst = (oscar_u16 *)base + ((size_t)isv * p.P + prow) * D;
+    const int prow = (pos - p.S0) % p.P;
+    oscar_u16 *dst = (oscar_u16 *)((oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + head) * (size_t)p.head_page_bytes) +
+                     ((size_t)isv * p.P + prow) * D;
 #pragma unroll
-        for (int jj = 0; jj < NC; jj++) dst[lane + 32 * jj] = oscar_f32_to_bf16(x[jj]);
-    }
+    for (int jj = 0; jj < NC; jj++) dst[lane + 32 * jj] = oscar_f32_to_bf16(x[jj]);
 #else
-    // ---- same fp32 operation sequence as the CPU reference ----
-    const float clip = isv ? p.v_clip : p.k_clip;
-    if (clip > 0.0f) {
-        int idx = (int)floorf(clip * (float)D);
-        if (idx > D - 1) idx = D - 1;
-        // thr = a[idx] of the ascending |x| = the (D - idx)-th largest, counted with multiplicity
-        // (bit patterns of non-negative floats order like the floats)
-        oscar_u32 a[NC];
+    float xr[1][NC];
+    const int pr[1] = {pos}, pg[1] = {page};
 #pragma unroll
-        for (int jj = 0; jj < NC; jj++) a[jj] = __float_as_uint(x[jj]) & 0x7fffffffu;
-        oscar_u32 thr;
-        int k = D - idx;
-        if (k <= OSCAR_TOPK_MAX) {
-            // take the largest value k times; a value taken is set to 0 (if the maximum left is 0,
-            // every value left is 0 and so is the threshold)
-            for (;;) {
-                oscar_u32 m = a[0];
-#pragma unroll
-                for (int jj = 1; jj < NC; jj++) m = max(m, a[jj]);
-                m = __reduce_max_sync(0xffffffffu, m);
-                int cnt = 0;
-#pragma unroll
-                for (int jj = 0; jj < NC; jj++) cnt += a[jj] == m;
-                cnt = __reduce_add_sync(0xffffffffu, cnt);
-                if (cnt >= k || m == 0u) {
-                    thr = m;
-                    break;
-                }
-                k -= cnt;
-#pragma unroll
-                for (int jj = 0; jj < NC; jj++) a[jj] = a[jj] == m ? 0u : a[jj];
-            }
-        } else {
-            // smallest u with #{|x| <= u} > idx
-            oscar_u32 lo = 0u, hi = 0x7f7fffffu;
-            while (lo < hi) {
-                const oscar_u32 mid = lo + ((hi - lo) >> 1);
-                int cnt = 0;
-#pragma unroll
-                for (int jj = 0; jj < NC; jj++) cnt += a[jj] <= mid;
-                cnt = __reduce_add_sync(0xffffffffu, cnt);
-                if (cnt > idx) hi = mid;
-                else lo = mid + 1u;
-            }
-            thr = lo;
-        }
-        const float t = __uint_as_float(thr);
-#pragma unroll
-        for (int jj = 0; jj < NC; jj++) {
-            if (x[jj] > t) x[jj] = t;
-            if (x[jj] < -t) x[jj] = -t;
-        }
-    }
-    float gmn[NC], gmx[NC];
-#if GS >= 32
-    // float order as signed integers (x ^ (sign ? 0x7fffffff : 0)); -0 sorts below +0 as in min.f32
-#pragma unroll
-    for (int j0 = 0; j0 < NC; j0 += GS / 32) {
-        int a = 0x7fffffff, b = (int)0x80000000;
-#pragma unroll
-        for (int t = 0; t < GS / 32; t++) {
-            const int v = __float_as_int(x[j0 + t]), key = v ^ ((v >> 31) & 0x7fffffff);
-            a = min(a, key);
-            b = max(b, key);
-        }
-        a = __reduce_min_sync(0xffffffffu, a);
-        b = __reduce_max_sync(0xffffffffu, b);
-        a ^= (a >> 31) & 0x7fffffff;
-        b ^= (b >> 31) & 0x7fffffff;
-#pragma unroll
-        for (int t = 0; t < GS / 32; t++) {
-            gmn[j0 + t] = __int_as_float(a);
-            gmx[j0 + t] = __int_as_float(b);
-        }
-    }
-#else
-#pragma unroll
-    for (int jj = 0; jj < NC; jj++) {
-        float a = x[jj], b = x[jj];
-#pragma unroll
-        for (int o = 1; o < GS; o <<= 1) {
-            a = fminf(a, __shfl_xor_sync(0xffffffffu, a, o));
-            b = fmaxf(b, __shfl_xor_sync(0xffffffffu, b, o));
-        }
-        gmn[jj] = a;
-        gmx[jj] = b;
-    }
-#endif
-    oscar_u8 *codes = base + (size_t)isv * p.P * (D / 4 + NGR * 4);
-    oscar_u32 *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;
-    codes += (size_t)prow * (D / 4);
-#pragma unroll
-    for (int jj = 0; jj < NC; jj++) {
-        const int c = lane + 32 * jj;
-        const float scale = (gmx[jj] - gmn[jj]) / 3.0f;
-        const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[jj]);
-        const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);
-        int q = 0;
-        if (s != 0.0f) {
-            const float t = floorf((x[jj] - m) / s + 0.5f);
-            q = t < 0.0f ? 0 : (t > 3.0f ? 3 : (int)t);
-        }
-        cs[c] = (oscar_u8)q;
-        if (c % GS == 0) sm[c / GS] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
-    }
-    __syncwarp();
-    for (int b = lane; b < D / 4; b += 32)
-        codes[b] = (oscar_u8)(cs[b] | (cs[b + D / 4] << 2) | (cs[b + D / 2] << 4) | (cs[b + 3 * D / 4] << 6));
-    __syncwarp();
+    for (int jj = 0; jj < NC; jj++) xr[0][jj] = x[jj];
+    oscar__codec<1>(p, xr, isv, head, pr, pg, cs, lane);
 #endif
 }
 
-extern "C" __global__ void __launch_bounds__(AW * 32) oscar_append(const oscar_append_params p) {
+#if OSCAR_APPEND_MINB > 0
+#define OSCAR_APPEND_BOUNDS __launch_bounds__(AW * 32, OSCAR_APPEND_MINB)
+#else
+#define OSCAR_APPEND_BOUNDS __launch_bounds__(AW * 32)
+#endif
+extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {
     __shared__ __align__(16) float xs[D * TR]; // X^T [D][TR] while rotating, then Y [TR][D]
     __shared__ __align__(16) float rs[KC * D]; // R rows k0 .. k0+KC, then the warps' code bytes
     __shared__ float s_ss[AW * 32];
@@ -197,8 +328,6 @@ extern "C" __global__ void __launch_bounds__(AW * 32) oscar_append(const oscar_a
 #if OSCAR_INT2
     const float *R = (const float *)(isv ? p.vrot : p.krot);
     if (R) R += ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? head : 0)) * D * D;
-#else
-    const float *R = 0;
 #endif
     bool tiled = false;
 #if OSCAR_INT2 && !OSCAR_APPEND_ROW
@@ -208,7 +337,7 @@ extern "C" __global__ void __launch_bounds__(AW * 32) oscar_append(const oscar_a
         const long long job = job0 + row;
         const float *xr = 0;
         if (job < p.n_jobs) {
-            const int src = ((const int4 *)p.jobs)[job].x;
+            const int src = oscar__job(p, job).x;
             if (src >= 0) xr = X + ((size_t)src * p.Hkv + head) * D;
         }
         tiled = __syncthreads_or(xr != 0) != 0; // block-uniform
@@ -243,13 +372,29 @@ extern "C" __global__ void __launch_bounds__(AW * 32) oscar_append(const oscar_a
             for (int m = 0; m < TM; m++)
 #pragma unroll
                 for (int n = 0; n < TN; n++) acc[m][n] = 0.0f;
-            for (int k0 = 0; k0 < D; k0 += KC) {
+#if OSCAR_APPEND_RPF
+            // the next stage of R is loaded into registers while this one is used
+            float4 rpf[KC * D / 4 / (AW * 32)];
+#pragma unroll
+            for (int i = 0; i < KC * D / 4 / (AW * 32); i++) rpf[i] = ((const float4 *)R)[tid + i * AW * 32];
+#endif
+            for (int k0 = 0; k0 < (OSCAR_APPEND_PROF == 1 ? KC : D); k0 += KC) {
                 __syncthreads();
+#if OSCAR_APPEND_RPF
+#pragma unroll
+                for (int i = 0; i < KC * D / 4 / (AW * 32); i++) ((float4 *)rs)[tid + i * AW * 32] = rpf[i];
+                __syncthreads();
+                if (k0 + KC < D) {
+#pragma unroll
+                    for (int i = 0; i < KC * D / 4 / (AW * 32); i++) rpf[i] = ((const float4 *)(R + (size_t)(k0 + KC) * D))[tid + i * AW * 32];
+                }
+#else
 #pragma unroll
                 for (int i = tid; i < KC * D / 4; i += AW * 32) ((float4 *)rs)[i] = ((const float4 *)(R + (size_t)k0 * D))[i];
                 __syncthreads();
+#endif
 #pragma unroll
-                for (int kk = 0; kk < KC; kk++) {
+                for (int kk = 0; kk < (OSCAR_APPEND_PROF == 1 ? 1 : KC); kk++) {
                     float xv[TM], rv[TN];
 #pragma unroll
                     for (int m = 0; m < TM; m += 4) {
@@ -287,17 +432,18 @@ extern "C" __global__ void __launch_bounds__(AW * 32) oscar_append(const oscar_a
         }
     }
 #endif
-    oscar_u8 *cs = (oscar_u8 *)rs + warp * D;
-    for (int r = warp; r < TR; r += AW) {
+    oscar_u8 *cs = (oscar_u8 *)rs + warp * OSCAR_APPEND_NR * D;
+    // row r of the tile -> lane values (rotated, BF16-rounded); false past the last job
+    auto row_in = [&](int r, float(&x)[NC], int &slot, int &pos, int &page, oscar_u16 *&ringrow) -> bool {
         const long long job = job0 + r;
-        if (job >= p.n_jobs) break; // warp-uniform; no block barriers below
-        const int4 jb = ((const int4 *)p.jobs)[job];
-        const int src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;
+        if (job >= p.n_jobs) return false;
+        const int4 jb = oscar__job(p, job);
+        const int src = jb.x;
+        slot = jb.y, pos = jb.z, page = jb.w;
         const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
-        oscar_u16 *ringrow = 0;
+        ringrow = 0;
         if (pos >= p.S0)
             ringrow = (oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D;
-        float x[NC];
         if (src >= 0) {
             int bad = 0;
             float ss = 0.0f;
@@ -360,6 +506,32 @@ extern "C" __global__ void __launch_bounds__(AW * 32) oscar_append(const oscar_a
 #pragma unroll
             for (int jj = 0; jj < NC; jj++) x[jj] = oscar_bf16_to_f32(ringrow[lane + 32 * jj]);
         }
-        oscar__row_out(p, x, isv, head, slot, pos, page, ringrow, cs, lane);
+        return true;
+    };
+    for (int r0 = warp * OSCAR_APPEND_NR; r0 < TR; r0 += AW * OSCAR_APPEND_NR) {
+        if (job0 + r0 >= p.n_jobs) break; // warp-uniform; no block barriers below
+        float x[OSCAR_APPEND_NR][NC];
+        int slot[OSCAR_APPEND_NR], pos[OSCAR_APPEND_NR], page[OSCAR_APPEND_NR];
+        oscar_u16 *ringrow[OSCAR_APPEND_NR];
+        bool valid[OSCAR_APPEND_NR], all = true;
+#pragma unroll
+        for (int rr = 0; rr < OSCAR_APPEND_NR; rr++) {
+            valid[rr] = row_in(r0 + rr, x[rr], slot[rr], pos[rr], page[rr], ringrow[rr]);
+            all = all && valid[rr] && page[rr] >= 0;
+        }
+#if OSCAR_APPEND_PROF == 2
+        for (int rr = 0; rr < OSCAR_APPEND_NR; rr++)
+            if (valid[rr] && x[rr][0] == 1.2345e-30f) atomicOr((unsigned int *)p.err, 4u);
+        continue;
+#endif
+#if OSCAR_INT2 && OSCAR_APPEND_NR > 1
+        if (all) { // rows to pages: NR independent chains
+            oscar__codec<OSCAR_APPEND_NR>(p, x, isv, head, pos, page, cs, lane);
+            continue;
+        }
+#endif
+#pragma unroll
+        for (int rr = 0; rr < OSCAR_APPEND_NR; rr++)
+            if (valid[rr]) oscar__row_out(p, x[rr], isv, head, slot[rr], pos[rr], page[rr], ringrow[rr], cs, lane);
     }
 }

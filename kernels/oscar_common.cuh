@@ -11,14 +11,18 @@ typedef unsigned long long oscar_u64;
 // Append / flush jobs: one per token; each job covers all KV heads, K and V.
 struct oscar_append_params {
     oscar_u64 k, v;        // const float [n][Hkv][D] unrotated input rows
-    oscar_u64 jobs;        // const int4 [n_jobs]: x = input row (-1: take it from the ring),
-                           //   y = sequence slot, z = position, w = page id (-1: BF16 write)
+    oscar_u64 jobs;        // const int4 [n_runs][2] runs of consecutive positions of one sequence:
+                           //   [0] x = first job of the run in this launch, y = its position,
+                           //   z = sequence slot, w = input row of position 0 (row = w + pos);
+                           //   [1] x = tokens held before the call (positions below come from
+                           //   the ring), y = 1: flush to the page of bt (0: BF16 sink/window write)
     oscar_u64 pool;        // u8 [L][max_pages][Hkv][head_page_bytes]
     oscar_u64 sink;        // u16 [max_seqs][L][Hkv][2][S0][D]
     oscar_u64 win;         // u16 [max_seqs][L][Hkv][2][ring][D]
     oscar_u64 krot, vrot;  // const float [L][rot_heads][D][D] or 0
     oscar_u64 err;         // u32 sticky error bits
-    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes;
+    oscar_u64 bt;          // const int [max_seqs][max_pages] block tables (page of a flushed position)
+    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
     float k_clip, v_clip;  // <= 0: no clip
 };
 
