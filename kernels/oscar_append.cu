@@ -63,7 +63,7 @@
 #define OSCAR_APPEND_CLIPS 1 // clip threshold: 1 = lanes sort their values, the warp pops heads; 0 = warp max over all values each round
 #endif
 #ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
-#if OSCAR_D == 128        // d 128 on the H100: 5 (96 registers, no spill; 99 -> 4 blocks otherwise)
+#if OSCAR_D >= 128        // d 128 / 256 on the H100: 5 (96 registers; 99-100 -> 4 blocks otherwise)
 #define OSCAR_APPEND_MINB 5
 #else
 #define OSCAR_APPEND_MINB 0
