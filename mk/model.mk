@@ -55,8 +55,9 @@ test-model: model $(BUILD)/test_model $(MODEL_REF) $(PYDEPS)/.done
 	PYTHONPATH=$(PYDEPS) $(PYTHON) tests/ref_llama.py --tokenizer $(MODEL_GGUF) $(BUILD)/tok_text.txt $(BUILD)/tok_ids.txt
 	./$(BUILD)/test_model $(MODEL_GGUF) $(MODEL_REF) $(BUILD)/tok_text.txt $(BUILD)/tok_ids.txt
 
-# asan-model: the GGUF reader tests and a short model run under ASan + UBSan
-asan-model: | $(BUILD)
+# asan-model: the GGUF reader tests and a short model run under ASan + UBSan (fetches the model
+# first, so that a clean clone runs them instead of skipping)
+asan-model: model | $(BUILD)
 	$(CC) $(CSTD) -O1 -g $(WARN) $(SANITIZE) tests/test_gguf.c -o $(BUILD)/test_gguf_asan $(LDLIBS)
 	./$(BUILD)/test_gguf_asan $(MODEL_GGUF)
 	$(CC) $(CSTD) -O1 -g $(WARN) $(SANITIZE) -DTEST_MODEL_QUICK tests/test_model.c cli/llama.c -o $(BUILD)/test_model_asan $(LDLIBS)
