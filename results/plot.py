@@ -6,8 +6,9 @@ wrote into results/ (standard library only: the SVG is written by hand).
 
 Left: mean KL divergence against the bf16 cache per context length (log scale). Middle: perplexity
 relative to bf16. Right: needle-in-a-haystack exact-match rate per length. Every `ppl*.json` file
-is read; runs of the same mode and context (different windows) are pooled, weighted by their
-scored predictions."""
+is read (runs at the SPEC's clips); runs of the same mode and context (different windows) are
+pooled, weighted by their scored predictions. `clips*.json` (other clips on the evaluation text)
+and `heldout/*.json` (runs on the calibration book) are printed as their own tables."""
 import glob
 import json
 import math
@@ -109,15 +110,22 @@ def main():
             if m == "bf16":
                 continue
             p.line([(i, ppl[c][m]["kld"]) for i, c in enumerate(ctxs) if m in ppl[c]], COLORS[m])
-    rel = [100.0 * (math.exp(ppl[c][m]["nll"] - ppl[c]["bf16"]["nll"]) - 1) for c in ctxs for m in modes if m in ppl[c]]
+    def relp(c, m):
+        return 100.0 * (math.exp(ppl[c][m]["nll"] - ppl[c]["bf16"]["nll"]) - 1)
+    shown = [m for m in modes if m != "int2-naive"]  # naive is an order of magnitude off this scale
+    rel = [relp(c, m) for c in ctxs for m in shown if m in ppl[c]]
     if rel:
         hi = max(5.0, math.ceil(max(rel) / 5.0) * 5.0)
         p = Panel(svg, 450, 60, 300, 260, "perplexity vs bf16", ctxs, min(0.0, min(rel)), hi, ylabel="PPL increase (%)")
         p.line([(i, 5.0) for i in range(len(ctxs))], "#999", dash=True)
-        for m in modes:
-            p.line([(i, 100.0 * (math.exp(ppl[c][m]["nll"] - ppl[c]["bf16"]["nll"]) - 1)) for i, c in enumerate(ctxs) if m in ppl[c]], COLORS[m])
-    if niah_files:
-        d = json.load(open(niah_files[-1]))
+        for m in shown:
+            p.line([(i, relp(c, m)) for i, c in enumerate(ctxs) if m in ppl[c]], COLORS[m])
+        naive = [relp(c, "int2-naive") for c in ctxs if "int2-naive" in ppl[c]]
+        note = "dashed: +5 %" + ("; int2-naive off scale (%+.0f to %+.0f %%)" % (min(naive), max(naive)) if naive else "")
+        svg.append('<text x="%g" y="%g" font-size="10" text-anchor="middle">%s</text>' % (450 + 150, 60 + 14, note))
+    spec_niah = [f for f in niah_files if "clip" not in os.path.basename(f)]  # the plot: SPEC clips
+    if spec_niah:
+        d = json.load(open(spec_niah[-1]))
         lens = d["lengths"]
         p = Panel(svg, 830, 60, 280, 260, "needle in a haystack", lens, 0.0, 100.0, ylabel="exact match (%)")
         for m in d["modes"]:
@@ -182,6 +190,49 @@ def main():
             r = rate[m["mode"]]
             allr = 100.0 * sum(sum(row) for row in m["hits"]) / (len(m["hits"]) * len(m["hits"][0]) * d["trials"])
             print("| %s | %s | %.0f |" % (m["mode"], " | ".join("%.0f" % x for x in r), allr))
+
+    # runs with other clips on the evaluation text (results/clips*.json), each against its own bf16
+    clipf = sorted(glob.glob(os.path.join(HERE, "clips*.json")))
+    if clipf:
+        print()
+        print("| run | clips K / V | context | mode | PPL | vs bf16 | KLD | top-1 |")
+        print("|---|---|---|---|---|---|---|---|")
+        for f in clipf:
+            d = json.load(open(f))
+            for c in d["contexts"]:
+                ref = [x for x in c["modes"] if x["mode"] == "bf16"][0]
+                for m in c["modes"]:
+                    if m["mode"] == "bf16":
+                        continue
+                    print("| %s | %g / %g | %d | %s | %.3f | %+.2f%% | %.5f | %.2f%% |" % (
+                        os.path.basename(f), d["k_clip"], d["v_clip"], c["ctx"], m["mode"], m["ppl"],
+                        100 * (math.exp(m["nll"] - ref["nll"]) - 1), m["kld"], 100 * m["top1"]))
+
+    # the held-out runs (results/heldout/: pride_and_prejudice, never the evaluation text)
+    held = sorted(glob.glob(os.path.join(HERE, "heldout", "*.json")))
+    if held:
+        print()
+        print("| run (results/heldout/) | window | mode | rotations | clips K / V | group | PPL | vs bf16 | KLD | top-1 |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for f in held:
+            d = json.load(open(f))
+            kc, vc = d.get("k_clip", 0), d.get("v_clip", 0)
+            clips = "SPEC (0.96 / 0.92)" if not kc and not vc else "%g / %g" % (kc, vc)
+            if "k_clip" not in d:  # runs made before the JSON recorded them: the file name says
+                name = os.path.basename(f)
+                clips = "SPEC (0.96 / 0.92)"
+                for tag in ("clip98_96", "clip92_88", "clip88_84"):
+                    if tag in name:
+                        clips = "0.%s / 0.%s" % (tag[4:6], tag[7:9])
+            for c in d["contexts"]:
+                ref = [x for x in c["modes"] if x["mode"] == "bf16"][0]
+                for m in c["modes"]:
+                    if m["mode"] == "bf16":
+                        continue
+                    print("| %s | %d tokens from %d | %s | %s | %s | %s | %.3f (bf16 %.3f) | %+.2f%% | %.4f | %.2f%% |" % (
+                        os.path.basename(f), d["ctx"], d["start"], m["mode"], d["rot"] if m["mode"] == "oscar" else "H",
+                        clips, d.get("group") or 64, m["ppl"], ref["ppl"], 100 * (math.exp(m["nll"] - ref["nll"]) - 1), m["kld"],
+                        100 * m["top1"]))
 
 
 if __name__ == "__main__":
