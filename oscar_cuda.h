@@ -92,8 +92,7 @@
                     each warp owns a run of 64-row INT2 / 8-row BF16 units with its own cp.async
                     buffers; scores and P.V on tensor cores with hi/lo halves as the rows 0-7 / 8-15
                     of one MMA, online softmax in registers, one block barrier at the end. Options
-                    (OSCAR_CUDA_NVRTC_OPTIONS): -DOSCAR_WARP=0 the block kernel, -DOSCAR_WFUSE=1 fold
-                    the query rotation and the merge into it (slower at batch 1 on an H100).
+                    (OSCAR_CUDA_NVRTC_OPTIONS): -DOSCAR_WARP=0 the block kernel.
      oscar_rotate_q, oscar_merge   q . R_k before; log-sum-exp merge of the splits and . R_v^T
                     (skipped with absorb_v) after. Specialised by -D for d, group, G, page tile;
                     each specialisation is compiled once per context (about a second) and kept.
@@ -320,7 +319,6 @@ typedef struct oscar_cuda_kv {
     oscar_cu_ptr krot, vrot, vrot_t; /* [L][rot_heads][d][d] fp32 (vrot_t: R_v transposed) or 0 */
     oscar_cu_ptr jobs; size_t jobs_cap;  /* device scratch: append jobs */
     oscar_cu_ptr work; size_t work_cap;  /* device scratch: attention partials */
-    oscar_cu_ptr cnt; size_t cnt_cap;    /* device: zeroed split counters of oscar_decode_w's merge */
     int *h_jobs; size_t h_jobs_cap;      /* host scratch */
     int *refcount, *free_list, n_free;
     oscar_cuda_seq *seqs;
@@ -328,8 +326,7 @@ typedef struct oscar_cuda_kv {
     oscar_cu_module mod_decode[33];      /* by GQA group */
     oscar_cu_function fn_append, fn_decode[33][3]; /* oscar_decode, oscar_rotate_q, oscar_merge */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
-    int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w,
-                                            2: which also rotates the query and merges (one launch) */
+    int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
     oscar_cu_stream stream;             /* where all work of this cache goes */
     oscar_cu_event prof_ev[4];          /* profiling (bench --diag): when prof_ev[0] is set, attend records
                                            events before the query rotation, the decode, the merge, and after */
@@ -751,13 +748,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline\n",
     "    oscar_u64 pool, sink, win;\n",
     "    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables\n",
-    "    oscar_u64 krot;        // oscar_decode_w: const float [L][rot_heads][D][D]: q is unrotated, the\n",
-    "                           //   kernel rotates it (0: q is used as it is)\n",
-    "    oscar_u64 vrot_t;      // oscar_decode_w with cnt: R_v transposed for the fused merge, or 0\n",
-    "    oscar_u64 out;         // oscar_decode_w with cnt: float [B][Hq][D] final output\n",
-    "    oscar_u64 cnt;         // oscar_decode_w: int [B][Hkv] zeroed counters: the last block of a\n",
-    "                           //   (sequence, KV head) merges the splits (0: part_o / part_ml only)\n",
-    "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, rot_heads;\n",
+    "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
     "    float scale_log2;      // softmax scale * log2(e)\n",
     "    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS\n",
     "};\n",
@@ -2165,10 +2156,6 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "extern \"C\" __device__ int oscar_decode_w_on = WARPK;\n",
     "extern \"C\" __device__ int oscar_decode_w_smem_bytes = W_SMEM;\n",
     "extern \"C\" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;\n",
-    "#ifndef OSCAR_WFUSE // 1: oscar_decode_w rotates the query and merges the splits itself (one launch;\n",
-    "#define OSCAR_WFUSE 0 // measured slower at batch 1 on the H100, 2026-11-22: 44.6 vs 31.3 us at 8K)\n",
-    "#endif\n",
-    "extern \"C\" __device__ int oscar_decode_w_fused = OSCAR_WFUSE;\n",
     "\n",
     "#if WARPK\n",
     "#if WNW * G * D * 4 + WNW * G * 8 > WNW * WNS * W_STG\n",
@@ -2325,29 +2312,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    float *qmul = (float *)(smem + W_QM_OFF), *qiv = qmul + 8, *qsm = qiv + 8; // [8], [8], [8][NGR]\n",
     "    {\n",
     "        const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;\n",
-    "        float *qraw = p.krot \? (float *)qfb : qs;\n",
-    "        for (int i = tid; i < G * D; i += 32 * WNW) qraw[i] = qg[i];\n",
+    "        for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];\n",
     "        __syncthreads();\n",
-    "        if (p.krot) { // q . R_k for the G heads (fp32, i ascending, as oscar_rotate_q)\n",
-    "            const float *R = (const float *)p.krot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? j : 0)) * D * D;\n",
-    "            for (int c = tid; c < D; c += 32 * WNW) {\n",
-    "                float acc[G];\n",
-    "#pragma unroll\n",
-    "                for (int h = 0; h < G; h++) acc[h] = 0.0f;\n",
-    "                for (int i0 = 0; i0 < D; i0 += 32) { // 32 rows in flight per round trip\n",
-    "                    float r[32];\n",
-    "#pragma unroll\n",
-    "                    for (int k = 0; k < 32; k++) r[k] = R[(size_t)(i0 + k) * D + c];\n",
-    "#pragma unroll\n",
-    "                    for (int k = 0; k < 32; k++)\n",
-    "#pragma unroll\n",
-    "                        for (int h = 0; h < G; h++) acc[h] += qraw[h * D + i0 + k] * r[k];\n",
-    "                }\n",
-    "#pragma unroll\n",
-    "                for (int h = 0; h < G; h++) qs[h * D + c] = acc[h];\n",
-    "            }\n",
-    "            __syncthreads();\n",
-    "        }\n",
     "    }\n",
     "#if OSCAR_INT2\n",
     "    for (int h = warp; h < 8; h += WNW) {\n",
@@ -2636,70 +2602,6 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "            ((float *)p.part_ml)[row * 2 + 1] = L;\n",
     "        }\n",
     "    }\n",
-    "    if (!p.cnt) return;\n",
-    "    // ---- the last block of this (sequence, KV head) merges the splits (as oscar_merge) ----\n",
-    "    __shared__ int w_last;\n",
-    "    __threadfence();\n",
-    "    __syncthreads();\n",
-    "    if (tid == 0) w_last = atomicAdd((int *)p.cnt + (size_t)b * p.Hkv + j, 1) == p.n_splits - 1;\n",
-    "    __syncthreads();\n",
-    "    if (!w_last) return;\n",
-    "    __threadfence();\n",
-    "    float *os = (float *)smem, *hml = os + G * D; // [G][D] merged rows; [G][2] max and sum per head\n",
-    "    for (int h = warp; h < G; h += WNW) {\n",
-    "        const float *ml = (const float *)p.part_ml + ((size_t)b * Hq + j * G + h) * p.n_splits * 2;\n",
-    "        float M = OSCAR_NEG_INF, L = 0.0f;\n",
-    "        for (int s = lane; s < p.n_splits; s += 32) M = __ldcg(ml + 2 * s + 1) > 0.0f \? fmaxf(M, __ldcg(ml + 2 * s)) : M;\n",
-    "#pragma unroll\n",
-    "        for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));\n",
-    "        for (int s = lane; s < p.n_splits; s += 32) {\n",
-    "            const float l = __ldcg(ml + 2 * s + 1);\n",
-    "            L += l > 0.0f \? exp2f(__ldcg(ml + 2 * s) - M) * l : 0.0f;\n",
-    "        }\n",
-    "#pragma unroll\n",
-    "        for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);\n",
-    "        if (lane == 0) {\n",
-    "            hml[2 * h] = M;\n",
-    "            hml[2 * h + 1] = L;\n",
-    "        }\n",
-    "    }\n",
-    "    __syncthreads();\n",
-    "    for (int i = tid; i < G * D; i += 32 * WNW) {\n",
-    "        const size_t row = ((size_t)b * Hq + j * G + i / D) * p.n_splits;\n",
-    "        const float *ml = (const float *)p.part_ml + row * 2, *po = (const float *)p.part_o + row * D + (i % D);\n",
-    "        const float M = hml[2 * (i / D)], L = hml[2 * (i / D) + 1];\n",
-    "        float o = 0.0f;\n",
-    "#pragma unroll 8\n",
-    "        for (int s = 0; s < p.n_splits; s++) {\n",
-    "            const float l = __ldcg(ml + 2 * s + 1), m = __ldcg(ml + 2 * s), v = __ldcg(po + (size_t)s * D);\n",
-    "            o += l > 0.0f \? exp2f(m - M) * v : 0.0f;\n",
-    "        }\n",
-    "        os[i] = L > 0.0f \? o / L : 0.0f;\n",
-    "    }\n",
-    "    __syncthreads();\n",
-    "    float *outp = (float *)p.out + ((size_t)b * Hq + (size_t)j * G) * D;\n",
-    "    if (p.vrot_t) {\n",
-    "        const float *RT = (const float *)p.vrot_t + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? j : 0)) * D * D;\n",
-    "        for (int c = tid; c < D; c += 32 * WNW) {\n",
-    "            float acc[G];\n",
-    "#pragma unroll\n",
-    "            for (int h = 0; h < G; h++) acc[h] = 0.0f;\n",
-    "            for (int k0 = 0; k0 < D; k0 += 32) {\n",
-    "                float r[32];\n",
-    "#pragma unroll\n",
-    "                for (int k = 0; k < 32; k++) r[k] = RT[(size_t)(k0 + k) * D + c];\n",
-    "#pragma unroll\n",
-    "                for (int k = 0; k < 32; k++)\n",
-    "#pragma unroll\n",
-    "                    for (int h = 0; h < G; h++) acc[h] += os[h * D + k0 + k] * r[k];\n",
-    "            }\n",
-    "#pragma unroll\n",
-    "            for (int h = 0; h < G; h++) outp[h * D + c] = acc[h];\n",
-    "        }\n",
-    "    } else {\n",
-    "        for (int i = tid; i < G * D; i += 32 * WNW) outp[i] = os[i];\n",
-    "    }\n",
-    "    if (tid == 0) ((int *)p.cnt)[(size_t)b * p.Hkv + j] = 0; // ready for the next call\n",
     "}\n",
     "#else\n",
     "extern \"C\" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }\n",
@@ -3164,8 +3066,8 @@ typedef struct oscar__append_params {
 
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
 typedef struct oscar__attn_params {
-    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, krot, vrot_t, out, cnt;
-    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, rot_heads;
+    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt;
+    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
     float scale_log2;
     int32_t inline_info[2 * OSCAR__INLINE_SEQS];
 } oscar__attn_params;
@@ -3200,7 +3102,6 @@ OSCAR_API void oscar_cuda_kv_free(oscar_cuda_kv *kv) {
         if (kv->vrot_t) cu->drv.cuMemFree(kv->vrot_t);
         if (kv->jobs) cu->drv.cuMemFree(kv->jobs);
         if (kv->work) cu->drv.cuMemFree(kv->work);
-        if (kv->cnt) cu->drv.cuMemFree(kv->cnt);
         oscar_cuda_pop(cu);
     }
     if (kv->seqs)
@@ -3769,20 +3670,18 @@ static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
     kv->wk_decode[G] = 0;
     {
         /* the warp-owned kernel (oscar_decode_w) where the specialisation has it, else oscar_decode */
-        int occ = 0, on = 0, wsmem = 0, wthr = 0, fused = 0;
+        int occ = 0, on = 0, wsmem = 0, wthr = 0;
         r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_on");
         if (!r) r = cu->drv.cuMemcpyDtoH(&on, gp, sizeof on);
         if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_smem_bytes");
         if (!r) r = cu->drv.cuMemcpyDtoH(&wsmem, gp, sizeof wsmem);
         if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_threads");
         if (!r) r = cu->drv.cuMemcpyDtoH(&wthr, gp, sizeof wthr);
-        if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_fused");
-        if (!r) r = cu->drv.cuMemcpyDtoH(&fused, gp, sizeof fused);
         if (!r && on && wthr > 0 && (wsmem <= cu->smem_optin || cu->smem_optin <= 0)) {
             r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][0], kv->mod_decode[G], "oscar_decode_w");
             smem = kv->smem_decode[G] = wsmem;
             kv->thr_decode[G] = wthr;
-            kv->wk_decode[G] = fused ? 2 : 1;
+            kv->wk_decode[G] = 1;
         } else if (!r) {
             r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][0], kv->mod_decode[G], "oscar_decode");
         }
@@ -3882,14 +3781,6 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         return oscar__kv_fail(kv, rc);
     }
     rc = oscar__kv_scratch(kv, &kv->work, &kv->work_cap, need);
-    if (!rc && kv->wk_decode[G] == 2 && kv->cnt_cap < sizeof(int) * (size_t)n_seqs * kv->Hkv) {
-        size_t old_cap = kv->cnt_cap;
-        rc = oscar__kv_scratch(kv, &kv->cnt, &kv->cnt_cap, sizeof(int) * (size_t)n_seqs * kv->Hkv);
-        if (!rc && kv->cnt_cap != old_cap && cu->drv.cuMemsetD32Async(kv->cnt, 0, kv->cnt_cap / sizeof(int), kv->stream)) {
-            snprintf(kv->msg, sizeof kv->msg, "attend: clearing the split counters failed");
-            rc = OSCAR_ERR_CUDA;
-        }
-    }
     memset(&ap, 0, sizeof ap);
     if (!rc && n_seqs > OSCAR__INLINE_SEQS) { /* small batches travel in the kernel parameters */
         r = cu->drv.cuMemcpyHtoDAsync(kv->work + off_si, si, sizeof(int) * 2 * (size_t)n_seqs, kv->stream);
@@ -3907,7 +3798,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     rp.rot_heads = kv->rot_heads;
     rp.n_splits = splits;
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[0], kv->stream);
-    if (!rc && kv->krot && kv->wk_decode[G] != 2) { /* the fused oscar_decode_w rotates the query itself */
+    if (!rc && kv->krot) {
         rp.x = q;
         rp.y = kv->work + off_q;
         rp.rot = kv->krot;
@@ -3935,17 +3826,10 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.n_splits = splits;
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
-        if (kv->wk_decode[G] == 2) { /* one launch: query rotation, splits, last-block merge and R_v^T */
-            ap.krot = kv->krot;
-            ap.vrot_t = (kv->vrot_t && !kv->absorb_v) ? kv->vrot_t : 0;
-            ap.out = out;
-            ap.cnt = kv->cnt;
-            ap.rot_heads = kv->rot_heads;
-        }
         rc = oscar__launch(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);
-    if (!rc && kv->wk_decode[G] != 2) {
+    if (!rc) {
         rp.x = 0;
         rp.y = out;
         rp.rot = (kv->vrot_t && !kv->absorb_v) ? kv->vrot_t : 0;

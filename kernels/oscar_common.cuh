@@ -35,13 +35,7 @@ struct oscar_attn_params {
     oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline
     oscar_u64 pool, sink, win;
     oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables
-    oscar_u64 krot;        // oscar_decode_w: const float [L][rot_heads][D][D]: q is unrotated, the
-                           //   kernel rotates it (0: q is used as it is)
-    oscar_u64 vrot_t;      // oscar_decode_w with cnt: R_v transposed for the fused merge, or 0
-    oscar_u64 out;         // oscar_decode_w with cnt: float [B][Hq][D] final output
-    oscar_u64 cnt;         // oscar_decode_w: int [B][Hkv] zeroed counters: the last block of a
-                           //   (sequence, KV head) merges the splits (0: part_o / part_ml only)
-    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, rot_heads;
+    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
     float scale_log2;      // softmax scale * log2(e)
     int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS
 };

@@ -808,10 +808,6 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 extern "C" __device__ int oscar_decode_w_on = WARPK;
 extern "C" __device__ int oscar_decode_w_smem_bytes = W_SMEM;
 extern "C" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;
-#ifndef OSCAR_WFUSE // 1: oscar_decode_w rotates the query and merges the splits itself (one launch;
-#define OSCAR_WFUSE 0 // measured slower at batch 1 on the H100, 2026-11-22: 44.6 vs 31.3 us at 8K)
-#endif
-extern "C" __device__ int oscar_decode_w_fused = OSCAR_WFUSE;
 
 #if WARPK
 #if WNW * G * D * 4 + WNW * G * 8 > WNW * WNS * W_STG
@@ -968,29 +964,8 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     float *qmul = (float *)(smem + W_QM_OFF), *qiv = qmul + 8, *qsm = qiv + 8; // [8], [8], [8][NGR]
     {
         const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;
-        float *qraw = p.krot ? (float *)qfb : qs;
-        for (int i = tid; i < G * D; i += 32 * WNW) qraw[i] = qg[i];
+        for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];
         __syncthreads();
-        if (p.krot) { // q . R_k for the G heads (fp32, i ascending, as oscar_rotate_q)
-            const float *R = (const float *)p.krot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? j : 0)) * D * D;
-            for (int c = tid; c < D; c += 32 * WNW) {
-                float acc[G];
-#pragma unroll
-                for (int h = 0; h < G; h++) acc[h] = 0.0f;
-                for (int i0 = 0; i0 < D; i0 += 32) { // 32 rows in flight per round trip
-                    float r[32];
-#pragma unroll
-                    for (int k = 0; k < 32; k++) r[k] = R[(size_t)(i0 + k) * D + c];
-#pragma unroll
-                    for (int k = 0; k < 32; k++)
-#pragma unroll
-                        for (int h = 0; h < G; h++) acc[h] += qraw[h * D + i0 + k] * r[k];
-                }
-#pragma unroll
-                for (int h = 0; h < G; h++) qs[h * D + c] = acc[h];
-            }
-            __syncthreads();
-        }
     }
 #if OSCAR_INT2
     for (int h = warp; h < 8; h += WNW) {
@@ -1279,70 +1254,6 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             ((float *)p.part_ml)[row * 2 + 1] = L;
         }
     }
-    if (!p.cnt) return;
-    // ---- the last block of this (sequence, KV head) merges the splits (as oscar_merge) ----
-    __shared__ int w_last;
-    __threadfence();
-    __syncthreads();
-    if (tid == 0) w_last = atomicAdd((int *)p.cnt + (size_t)b * p.Hkv + j, 1) == p.n_splits - 1;
-    __syncthreads();
-    if (!w_last) return;
-    __threadfence();
-    float *os = (float *)smem, *hml = os + G * D; // [G][D] merged rows; [G][2] max and sum per head
-    for (int h = warp; h < G; h += WNW) {
-        const float *ml = (const float *)p.part_ml + ((size_t)b * Hq + j * G + h) * p.n_splits * 2;
-        float M = OSCAR_NEG_INF, L = 0.0f;
-        for (int s = lane; s < p.n_splits; s += 32) M = __ldcg(ml + 2 * s + 1) > 0.0f ? fmaxf(M, __ldcg(ml + 2 * s)) : M;
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
-        for (int s = lane; s < p.n_splits; s += 32) {
-            const float l = __ldcg(ml + 2 * s + 1);
-            L += l > 0.0f ? exp2f(__ldcg(ml + 2 * s) - M) * l : 0.0f;
-        }
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);
-        if (lane == 0) {
-            hml[2 * h] = M;
-            hml[2 * h + 1] = L;
-        }
-    }
-    __syncthreads();
-    for (int i = tid; i < G * D; i += 32 * WNW) {
-        const size_t row = ((size_t)b * Hq + j * G + i / D) * p.n_splits;
-        const float *ml = (const float *)p.part_ml + row * 2, *po = (const float *)p.part_o + row * D + (i % D);
-        const float M = hml[2 * (i / D)], L = hml[2 * (i / D) + 1];
-        float o = 0.0f;
-#pragma unroll 8
-        for (int s = 0; s < p.n_splits; s++) {
-            const float l = __ldcg(ml + 2 * s + 1), m = __ldcg(ml + 2 * s), v = __ldcg(po + (size_t)s * D);
-            o += l > 0.0f ? exp2f(m - M) * v : 0.0f;
-        }
-        os[i] = L > 0.0f ? o / L : 0.0f;
-    }
-    __syncthreads();
-    float *outp = (float *)p.out + ((size_t)b * Hq + (size_t)j * G) * D;
-    if (p.vrot_t) {
-        const float *RT = (const float *)p.vrot_t + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? j : 0)) * D * D;
-        for (int c = tid; c < D; c += 32 * WNW) {
-            float acc[G];
-#pragma unroll
-            for (int h = 0; h < G; h++) acc[h] = 0.0f;
-            for (int k0 = 0; k0 < D; k0 += 32) {
-                float r[32];
-#pragma unroll
-                for (int k = 0; k < 32; k++) r[k] = RT[(size_t)(k0 + k) * D + c];
-#pragma unroll
-                for (int k = 0; k < 32; k++)
-#pragma unroll
-                    for (int h = 0; h < G; h++) acc[h] += os[h * D + k0 + k] * r[k];
-            }
-#pragma unroll
-            for (int h = 0; h < G; h++) outp[h * D + c] = acc[h];
-        }
-    } else {
-        for (int i = tid; i < G * D; i += 32 * WNW) outp[i] = os[i];
-    }
-    if (tid == 0) ((int *)p.cnt)[(size_t)b * p.Hkv + j] = 0; // ready for the next call
 }
 #else
 extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }
