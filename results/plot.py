@@ -92,6 +92,15 @@ class Panel:
             self.svg.append('<circle cx="%g" cy="%g" r="3" fill="%s"/>' % (self.px(i), self.py(v), color))
 
 
+def vs_bf16(d):
+    """(context, mode, PPL increase over bf16 in %, the bf16 entry) for every non-bf16 mode of a ppl JSON"""
+    for c in d["contexts"]:
+        ref = [x for x in c["modes"] if x["mode"] == "bf16"][0]
+        for m in c["modes"]:
+            if m["mode"] != "bf16":
+                yield c, m, 100 * (math.exp(m["nll"] - ref["nll"]) - 1), ref
+
+
 def main():
     ppl = pooled_ppl(sorted(glob.glob(os.path.join(HERE, "ppl*.json"))))
     niah_files = sorted(glob.glob(os.path.join(HERE, "niah*.json")))
@@ -199,14 +208,9 @@ def main():
         print("|---|---|---|---|---|---|---|---|")
         for f in clipf:
             d = json.load(open(f))
-            for c in d["contexts"]:
-                ref = [x for x in c["modes"] if x["mode"] == "bf16"][0]
-                for m in c["modes"]:
-                    if m["mode"] == "bf16":
-                        continue
-                    print("| %s | %g / %g | %d | %s | %.3f | %+.2f%% | %.5f | %.2f%% |" % (
-                        os.path.basename(f), d["k_clip"], d["v_clip"], c["ctx"], m["mode"], m["ppl"],
-                        100 * (math.exp(m["nll"] - ref["nll"]) - 1), m["kld"], 100 * m["top1"]))
+            for c, m, rel, _ in vs_bf16(d):
+                print("| %s | %g / %g | %d | %s | %.3f | %+.2f%% | %.5f | %.2f%% |" % (
+                    os.path.basename(f), d["k_clip"], d["v_clip"], c["ctx"], m["mode"], m["ppl"], rel, m["kld"], 100 * m["top1"]))
 
     # the held-out runs (results/heldout/: pride_and_prejudice, never the evaluation text)
     held = sorted(glob.glob(os.path.join(HERE, "heldout", "*.json")))
@@ -224,15 +228,10 @@ def main():
                 for tag in ("clip98_96", "clip92_88", "clip88_84"):
                     if tag in name:
                         clips = "0.%s / 0.%s" % (tag[4:6], tag[7:9])
-            for c in d["contexts"]:
-                ref = [x for x in c["modes"] if x["mode"] == "bf16"][0]
-                for m in c["modes"]:
-                    if m["mode"] == "bf16":
-                        continue
-                    print("| %s | %d tokens from %d | %s | %s | %s | %s | %.3f (bf16 %.3f) | %+.2f%% | %.4f | %.2f%% |" % (
-                        os.path.basename(f), d["ctx"], d["start"], m["mode"], d["rot"] if m["mode"] == "oscar" else "H",
-                        clips, d.get("group") or 64, m["ppl"], ref["ppl"], 100 * (math.exp(m["nll"] - ref["nll"]) - 1), m["kld"],
-                        100 * m["top1"]))
+            for c, m, rel, ref in vs_bf16(d):
+                print("| %s | %d tokens from %d | %s | %s | %s | %s | %.3f (bf16 %.3f) | %+.2f%% | %.4f | %.2f%% |" % (
+                    os.path.basename(f), d["ctx"], d["start"], m["mode"], d["rot"] if m["mode"] == "oscar" else "H",
+                    clips, d.get("group") or 64, m["ppl"], ref["ppl"], rel, m["kld"], 100 * m["top1"]))
 
 
 if __name__ == "__main__":
