@@ -330,6 +330,8 @@ typedef struct oscar_cuda_kv {
     oscar_cu_stream stream;             /* where all work of this cache goes */
     oscar_cu_event prof_ev[4];          /* profiling (bench --diag): when prof_ev[0] is set, attend records
                                            events before the query rotation, the decode, the merge, and after */
+    int splits;                         /* 0 (init): attend picks the splits per sequence and KV head;
+                                           > 0: use this many (clamped to the work), for tuning */
     char msg[OSCAR_CUDA_MSG_SIZE];
 } oscar_cuda_kv;
 
@@ -3698,6 +3700,28 @@ static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
     return OSCAR_OK;
 }
 
+/* splits per (sequence, KV head): blocks = per * splits should fill whole waves of the resident
+   block slots, since the blocks of one launch do equal work and a partly filled last wave costs
+   as long as a full one. The fewest splits whose waves are at least 95% full (the best found when
+   none is), at most cap; force > 0 overrides (clamped to 1..cap). */
+static int oscar__kv_splits(int slots, int per, int cap, int force) {
+    int s, best = 1;
+    double best_eff = 0.0;
+    if (cap < 1) cap = 1;
+    if (force > 0) return force < cap ? force : cap;
+    if (slots < 1 || per < 1) return 1;
+    for (s = 1; s <= cap; s++) {
+        long long blocks = (long long)per * s, waves = (blocks + slots - 1) / slots;
+        double eff = (double)blocks / (double)(waves * slots);
+        if (eff > best_eff + 1e-9) {
+            best_eff = eff;
+            best = s;
+        }
+        if (eff >= 0.95 || waves > 8) break;
+    }
+    return best;
+}
+
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
     int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th;
@@ -3761,16 +3785,8 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         OSCAR_CUDA_FREE(si);
         return rc;
     }
-    {
-        /* one full wave of resident blocks */
-        int target = kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100);
-        int per = kv->Hkv * n_seqs;
-        splits = (target + per - 1) / per;
-        if (kv->wk_decode[G]) max_tiles = (max_units + kv->thr_decode[G] / 32 - 1) / (kv->thr_decode[G] / 32);
-        if (splits > max_tiles) splits = max_tiles;
-        if (splits > 1024) splits = 1024;
-        if (splits < 1) splits = 1;
-    }
+    if (kv->wk_decode[G]) max_tiles = (max_units + kv->thr_decode[G] / 32 - 1) / (kv->thr_decode[G] / 32);
+    splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), kv->Hkv * n_seqs, max_tiles < 1024 ? max_tiles : 1024, kv->splits);
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;

@@ -85,7 +85,8 @@ typedef struct oscar__bg_result {
     float *out; /* host copy of the last layer-0 output, for the INT2 vs BF16 comparison */
 } oscar__bg_result;
 
-static int oscar__bg_diag; /* --diag: resources, occupancy and per-launch times of the INT2 decode */
+static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch times of the INT2 decode */
+static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
 
 static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
     int v = -1;
@@ -106,7 +107,7 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
         printf("diag %-15s regs %3d  static smem %6d B  local %4d B  max threads %4d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
                oscar__bg_attr(cu, fn, 0));
         if (f == 0) {
-            int per = kv->Hkv * B, target = kv->occ_decode[G] * cu->sm_count, splits = (target + per - 1) / per;
+            int per = kv->Hkv * B, splits = oscar__kv_splits(kv->occ_decode[G] * cu->sm_count, per, 1024, kv->splits);
             printf("  dynamic smem %6d B  blocks/SM %d (%d threads)  splits %d  grid %d", kv->smem_decode[G], kv->occ_decode[G], kv->thr_decode[G], splits, splits * per);
         }
         printf("\n");
@@ -277,6 +278,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
         if (have_rot) oscar_rotations_free(&rot);
         return rc;
     }
+    kv.splits = oscar__bg_splits;
     rows = (size_t)chunk * Hkv * d;
     hk = (float *)malloc(sizeof(float) * rows);
     hv = (float *)malloc(sizeof(float) * rows);
@@ -452,8 +454,9 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--diag]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--diag]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
+                   "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n");
             return 0;
         }
@@ -474,6 +477,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--iters")) iters = atoi(v);
         else if (!strcmp(a, "--device")) cc.device = atoi(v);
         else if (!strcmp(a, "--csv")) csv_path = v;
+        else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
         else {
             fprintf(stderr, "usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE]\n");
             return 2;
