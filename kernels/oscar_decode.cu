@@ -737,9 +737,13 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 // unit), and feeds its probabilities straight back as the A operand of P.V (weights p * scale_v,
 // hi rows + lo rows; B = V codes). The warps of a block merge once at the end (one barrier);
 // output format as oscar_decode (the merge kernel combines the splits).
-// INT2 codes enter the MMA as fp16 subnormals: the byte of four 2-bit codes masked to quarter qd
-// is code * 4^qd * 2^-24 exactly (OSCAR_SUBN=1; 0: 1024-offset halves and a subtraction); queries
-// are pre-scaled by 4^-qd, outputs by 4^-qd * 2^24 at the end.
+// INT2 codes enter the MMA as fp16 1024 + code * 4^qd (the byte of four 2-bit codes masked to
+// quarter qd, or-ed into 0x6400, minus 1024: exact); queries are pre-scaled by 4^-qd, outputs by
+// 4^-qd at the end. P.V runs transposed (O^T = V^T P^T: M = 16 channels, N = 8 columns = 4 heads x
+// hi/lo, K = 16 tokens), so one MMA covers twice the tokens x channels of the heads-in-M form and O
+// takes 32 registers at G <= 4. For that the score MMA's rows are head 4 mh + r / 2 (hi rows
+// 0-7, lo rows 8-15; every head twice): lane (lg, lt) holds the scores of head 4 mh + lg / 2 for
+// its tokens, which is exactly the B operand (hi for even lg, lo for odd) of P.V, with no shuffles.
 #ifndef OSCAR_WARP
 #define OSCAR_WARP 1
 #endif
@@ -754,8 +758,8 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #ifndef OSCAR_WNS
 #define OSCAR_WNS 2
 #endif
-#ifndef OSCAR_SUBN // 1: codes as fp16 subnormals (failed the full test on the H100: 1e-4 errors)
-#define OSCAR_SUBN 0
+#ifndef OSCAR_WQFS // 1: score MMAs read the query fragments from shared memory (32 registers fewer at G <= 4)
+#define OSCAR_WQFS 0
 #endif
 #ifndef OSCAR_WNG // score n-tiles in flight per warp (independent MMA chains)
 #define OSCAR_WNG 4
@@ -766,7 +770,9 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #define WRB (D / 4)      // INT2 code row bytes
 #define WBPL (D / 32)    // V code bytes per lane and token (P.V B operand)
 #define WNB (D / 64)     // K code words per lane and token (score B operand)
-#define WNJ (D / 8)      // output n-tiles: jn = qd * WBPL + e
+#define W_MH ((G + 3) / 4) // head tiles (4 heads each, hi/lo columns)
+#define W_NMT (WBPL / 2)   // P.V channel tiles per quarter: row lg -> byte column WBPL lg + mt, row lg + 8 -> WBPL lg + W_NMT + mt
+#define W_NO (4 * W_NMT)   // channel tiles: jo = qd * W_NMT + mt
 #define WUB 8            // rows of a BF16 unit
 #define WHB (TH < 8 ? TH : 8)
 #define WBK (2 * D + 32) // BF16 K row stride in shared memory (bank-conflict free for the score loads)
@@ -792,16 +798,9 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #define W_STG ((W_STG0 + 127) / 128 * 128)
 #define W_QS_OFF (WNW * WNS * W_STG)
 #define W_QFI_OFF (W_QS_OFF + G * D * 4)
-#define W_QFB_OFF (W_QFI_OFF + (D / 16) * 32 * 16)
-#define W_QM_OFF (W_QFB_OFF + (D / 16) * 32 * 16)
+#define W_QFB_OFF (W_QFI_OFF + W_MH * (D / 16) * 32 * 16)
+#define W_QM_OFF (W_QFB_OFF + W_MH * (D / 16) * 32 * 16)
 #define W_SMEM (W_QM_OFF + 4 * (8 + 8 + 8 * NGR))
-#if OSCAR_SUBN
-#define W_CS 5.9604644775390625e-08f
-#define W_CSINV 16777216.0f
-#else
-#define W_CS 1.0f
-#define W_CSINV 1.0f
-#endif
 #else
 #define W_SMEM 0
 #endif
@@ -841,24 +840,40 @@ static __device__ __forceinline__ void oscar_b2_split(float x0, float x1, oscar_
     *hi = h;
     *lo = l;
 }
+// the hi (lo == 0) or lo half pair of (x0, x1), fp16 / bf16
+static __device__ __forceinline__ oscar_u32 oscar_h2_part(float x0, float x1, int lo) {
+    oscar_u32 h, l;
+    oscar_h2_split(x0, x1, &h, &l);
+    return lo ? l : h;
+}
+static __device__ __forceinline__ oscar_u32 oscar_b2_part(float x0, float x1, int lo) {
+    oscar_u32 h, l;
+    oscar_b2_split(x0, x1, &h, &l);
+    return lo ? l : h;
+}
 static __device__ __forceinline__ void oscar_cp_async16_zero(void *smem, const void *gmem) {
     oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(smem);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, 0;\n" ::"r"(s), "l"(gmem));
 }
 // fp16 codes of quarter qd from a byte-pair word (bytes 0 and 2 hold the codes of the two halves)
 static __device__ __forceinline__ oscar_u32 oscar_w_codes(oscar_u32 x, int qd) {
-#if OSCAR_SUBN
-    return x & (0x00030003u << (2 * qd));
-#else
-    oscar_u32 o;
-    const oscar_u32 r = (x & (0x00030003u << (2 * qd))) | 0x64006400u;
+    oscar_u32 o, r;
+    // (x & mask) | 0x6400 halves in one lop3 (ptxas emitted an and and an or for the C form)
+    asm("lop3.b32 %0, %1, %2, %3, 0xea;" : "=r"(r) : "r"(x), "r"(0x00030003u << (2 * qd)), "r"(0x64006400u));
     asm("sub.f16x2 %0, %1, %2;" : "=r"(o) : "r"(r), "r"(0x64006400u));
     return o;
-#endif
+}
+
+// 2^x by the MUFU alone (exp2f adds a denormal-range fix-up around it: 4 more instructions per
+// call); weights below 2^-126 of the running max flush to 0
+static __device__ __forceinline__ float oscar_ex2(float x) {
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
 }
 
 #ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow
-#define OSCAR_WMINB (12 / WNW)
+#define OSCAR_WMINB (G > 4 ? 8 / WNW : 12 / WNW)
 #endif
 extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
@@ -978,7 +993,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             float inv;
             const float mul = oscar_pow2_norm(m > 0.0f ? m : 1.0f, &inv);
             qmul[h] = h < G ? mul : 0.0f;
-            qiv[h] = h < G ? inv * W_CSINV * p.scale_log2 : 0.0f;
+            qiv[h] = h < G ? inv * p.scale_log2 : 0.0f;
         }
         if (lane < NGR) {
             float s = 0.0f;
@@ -989,8 +1004,8 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     }
     __syncthreads();
 #endif
-    for (int i = tid; i < (D / 16) * 32; i += 32 * WNW) {
-        const int ln = i % 32, ks = i / 32, h = ln >> 2, t = ln & 3;
+    for (int i = tid; i < W_MH * (D / 16) * 32; i += 32 * WNW) { // [mh][ks][lane]; row r of tile mh: head 4 mh + (r & 7) / 2
+        const int ln = i % 32, ks = (i / 32) % (D / 16), h = 4 * (i / (32 * (D / 16))) + (ln >> 3), t = ln & 3;
         uint4 fi = make_uint4(0, 0, 0, 0), fb = make_uint4(0, 0, 0, 0);
         if (h < G) {
 #if OSCAR_INT2
@@ -1007,54 +1022,74 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         qfb[i] = fb;
     }
     __syncthreads();
+    const int hl = lg >> 1, part = lg & 1; // this lane's head in each tile (4 mh + hl), its B half (hi / lo)
 #if OSCAR_INT2
-    uint4 qf[D / 16];
+#if OSCAR_WQFS
+#define W_QF(mh, ks) qfi[((mh) * (D / 16) + (ks)) * 32 + lane]
+#else
+    uint4 qf[W_MH][D / 16];
+#define W_QF(mh, ks) qf[mh][ks]
+#endif
+    float qivh[W_MH], qsmh[W_MH][NGR], pm[W_MH][NGR];
 #pragma unroll
-    for (int ks = 0; ks < D / 16; ks++) qf[ks] = qfi[ks * 32 + lane];
-    const float qivh = qiv[lg];
-    float qsmh[NGR], pm[NGR];
+    for (int mh = 0; mh < W_MH; mh++) {
+#if !OSCAR_WQFS
 #pragma unroll
-    for (int g = 0; g < NGR; g++) {
-        qsmh[g] = qsm[lg * NGR + g];
-        pm[g] = 0.0f;
+        for (int ks = 0; ks < D / 16; ks++) qf[mh][ks] = qfi[(mh * (D / 16) + ks) * 32 + lane];
+#endif
+        qivh[mh] = qiv[4 * mh + hl];
+#pragma unroll
+        for (int g = 0; g < NGR; g++) {
+            qsmh[mh][g] = qsm[(4 * mh + hl) * NGR + g];
+            pm[mh][g] = 0.0f;
+        }
     }
 #endif
 
-    float O[WNJ][4];
+    float O[W_MH][W_NO][4]; // O^T fragments: rows = channels, columns 2 lt / 2 lt + 1 = head 4 mh + lt hi / lo
 #pragma unroll
-    for (int jn = 0; jn < WNJ; jn++) O[jn][0] = O[jn][1] = O[jn][2] = O[jn][3] = 0.0f;
-    float mrun = OSCAR_NEG_INF, lrun = 0.0f;
+    for (int mh = 0; mh < W_MH; mh++)
+#pragma unroll
+        for (int jo = 0; jo < W_NO; jo++) O[mh][jo][0] = O[mh][jo][1] = O[mh][jo][2] = O[mh][jo][3] = 0.0f;
+    float mrun[W_MH], lrun[W_MH];
+#pragma unroll
+    for (int mh = 0; mh < W_MH; mh++) {
+        mrun[mh] = OSCAR_NEG_INF;
+        lrun[mh] = 0.0f;
+    }
 
-    // online softmax over a unit's scores s[nt][2] (tokens nt*8 + 2lt, +1 of head lg)
-#define W_SOFTMAX(NTTX, s)                                                                      \
+    // online softmax over a unit's scores s[nt][2] (tokens nt*8 + 2lt, +1 of head 4 mh + hl); the
+    // O rows of this lane belong to head 4 mh + lt, whose correction lane 8 lt holds
+#define W_SOFTMAX(NTTX, s, mh)                                                                  \
     {                                                                                           \
         float mx = OSCAR_NEG_INF;                                                               \
         _Pragma("unroll") for (int nt = 0; nt < NTTX; nt++) mx = fmaxf(mx, fmaxf(s[nt][0], s[nt][1])); \
         mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));                                    \
         mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));                                    \
-        const float mnew = fmaxf(mrun, mx);                                                     \
-        const float corr = exp2f(mrun - mnew);                                                  \
-        if (__any_sync(0xffffffffu, mnew != mrun)) {                                            \
-            _Pragma("unroll") for (int jn = 0; jn < WNJ; jn++) {                                \
-                O[jn][0] *= corr;                                                               \
-                O[jn][1] *= corr;                                                               \
-                O[jn][2] *= corr;                                                               \
-                O[jn][3] *= corr;                                                               \
+        const float mnew = fmaxf(mrun[mh], mx);                                                 \
+        const float corr = oscar_ex2(mrun[mh] - mnew);                                          \
+        if (__any_sync(0xffffffffu, mnew != mrun[mh])) {                                        \
+            const float co = __shfl_sync(0xffffffffu, corr, 8 * lt);                            \
+            _Pragma("unroll") for (int jo = 0; jo < W_NO; jo++) {                               \
+                O[mh][jo][0] *= co;                                                             \
+                O[mh][jo][1] *= co;                                                             \
+                O[mh][jo][2] *= co;                                                             \
+                O[mh][jo][3] *= co;                                                             \
             }                                                                                   \
-            W_PM_SCALE(corr)                                                                    \
-            lrun *= corr;                                                                       \
+            W_PM_SCALE(mh, corr)                                                                \
+            lrun[mh] *= corr;                                                                   \
         }                                                                                       \
-        mrun = mnew;                                                                            \
+        mrun[mh] = mnew;                                                                        \
         _Pragma("unroll") for (int nt = 0; nt < NTTX; nt++) {                                   \
-            s[nt][0] = exp2f(s[nt][0] - mnew);                                                  \
-            s[nt][1] = exp2f(s[nt][1] - mnew);                                                  \
-            lrun += s[nt][0] + s[nt][1];                                                        \
+            s[nt][0] = oscar_ex2(s[nt][0] - mnew);                                              \
+            s[nt][1] = oscar_ex2(s[nt][1] - mnew);                                              \
+            lrun[mh] += s[nt][0] + s[nt][1];                                                    \
         }                                                                                       \
     }
 #if OSCAR_INT2
-#define W_PM_SCALE(corr) _Pragma("unroll") for (int g = 0; g < NGR; g++) pm[g] *= corr;
+#define W_PM_SCALE(mh, corr) _Pragma("unroll") for (int g = 0; g < NGR; g++) pm[mh][g] *= corr;
 #else
-#define W_PM_SCALE(corr)
+#define W_PM_SCALE(mh, corr)
 #endif
 
     // ---- the warp's units ----
@@ -1067,7 +1102,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         const oscar_u8 *st = wst + (i % WNS) * W_STG;
 #if OSCAR_INT2
         if (u >= tsu && u < tsu + thu) {
-            float s[W_NTT][2];
+            float s[W_MH][W_NTT][2];
             const oscar_u32 *ksc = (const oscar_u32 *)(st + W_I2_KS);
 #pragma unroll
             for (int ng = 0; ng < W_NTT; ng += W_WNG) {
@@ -1087,31 +1122,50 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                         p01[i][k] = __byte_perm(wv[k], 0, 0x4140u);
                         p23[i][k] = __byte_perm(wv[k], 0, 0x4342u);
                     }
-                    s[ng + i][0] = s[ng + i][1] = 0.0f;
                 }
 #pragma unroll
                 for (int g = 0; g < NGR; g++) {
-                    float c[W_WNG][4];
+                    float c[W_MH][W_WNG][4];
 #pragma unroll
-                    for (int i = 0; i < W_WNG; i++) c[i][0] = c[i][1] = c[i][2] = c[i][3] = 0.0f;
+                    for (int mh = 0; mh < W_MH; mh++)
+#pragma unroll
+                        for (int i = 0; i < W_WNG; i++) c[mh][i][0] = c[mh][i][1] = c[mh][i][2] = c[mh][i][3] = 0.0f;
 #pragma unroll
                     for (int qq = 0; qq < W_QPG; qq++) {
                         const int qd = g * W_QPG + qq;
 #pragma unroll
                         for (int k = 0; k < WNB; k++)
 #pragma unroll
-                            for (int i = 0; i < W_WNG; i++) oscar_mma_f16(c[i], qf[qd * WNB + k], oscar_w_codes(p01[i][k], qd), oscar_w_codes(p23[i][k], qd));
+                        {
+                            uint4 a[W_MH];
+#pragma unroll
+                            for (int mh = 0; mh < W_MH; mh++) a[mh] = W_QF(mh, qd * WNB + k);
+#pragma unroll
+                            for (int i = 0; i < W_WNG; i++) {
+                                const oscar_u32 b0 = oscar_w_codes(p01[i][k], qd), b1 = oscar_w_codes(p23[i][k], qd);
+#pragma unroll
+                                for (int mh = 0; mh < W_MH; mh++) oscar_mma_f16(c[mh][i], a[mh], b0, b1);
+                            }
+                        }
                     }
 #pragma unroll
                     for (int i = 0; i < W_WNG; i++) {
                         const int t0 = (ng + i) * 8 + 2 * lt;
                         const oscar_u32 k0 = ksc[t0 * NGR + g], k1 = ksc[(t0 + 1) * NGR + g];
-                        s[ng + i][0] += oscar_f16_to_f32((oscar_u16)(k0 & 0xffffu)) * ((c[i][0] + c[i][2]) * qivh) + oscar_f16_to_f32((oscar_u16)(k0 >> 16)) * qsmh[g];
-                        s[ng + i][1] += oscar_f16_to_f32((oscar_u16)(k1 & 0xffffu)) * ((c[i][1] + c[i][3]) * qivh) + oscar_f16_to_f32((oscar_u16)(k1 >> 16)) * qsmh[g];
+                        const float k0s = oscar_f16_to_f32((oscar_u16)(k0 & 0xffffu)), k0z = oscar_f16_to_f32((oscar_u16)(k0 >> 16));
+                        const float k1s = oscar_f16_to_f32((oscar_u16)(k1 & 0xffffu)), k1z = oscar_f16_to_f32((oscar_u16)(k1 >> 16));
+#pragma unroll
+                        for (int mh = 0; mh < W_MH; mh++) {
+                            const float v0 = k0s * ((c[mh][i][0] + c[mh][i][2]) * qivh[mh]) + k0z * qsmh[mh][g];
+                            const float v1 = k1s * ((c[mh][i][1] + c[mh][i][3]) * qivh[mh]) + k1z * qsmh[mh][g];
+                            s[mh][ng + i][0] = g ? s[mh][ng + i][0] + v0 : v0; // no 0 + x adds (signed zeros keep them)
+                            s[mh][ng + i][1] = g ? s[mh][ng + i][1] + v1 : v1;
+                        }
                     }
                 }
             }
-            W_SOFTMAX(W_NTT, s)
+#pragma unroll
+            for (int mh = 0; mh < W_MH; mh++) W_SOFTMAX(W_NTT, s[mh], mh)
             const oscar_u32 *vsc = (const oscar_u32 *)(st + W_I2_VS);
 #pragma unroll
             for (int kk = 0; kk < TH / 16; kk++) {
@@ -1123,23 +1177,43 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                     const oscar_u8 *src = st + W_I2_V + (t + (t >> 2)) * WRB + WBPL * lg;
                     W[r] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
                 }
-                uint4 A[NGR];
-#pragma unroll
-                for (int g = 0; g < NGR; g++) {
-                    const oscar_u32 v0 = vsc[t0 * NGR + g], v1 = vsc[(t0 + 1) * NGR + g], v8 = vsc[(t0 + 8) * NGR + g], v9 = vsc[(t0 + 9) * NGR + g];
-                    const float p0 = s[2 * kk][0], p1 = s[2 * kk][1], p8 = s[2 * kk + 1][0], p9 = s[2 * kk + 1][1];
-                    pm[g] += p0 * oscar_f16_to_f32((oscar_u16)(v0 >> 16)) + p1 * oscar_f16_to_f32((oscar_u16)(v1 >> 16)) + p8 * oscar_f16_to_f32((oscar_u16)(v8 >> 16)) +
-                             p9 * oscar_f16_to_f32((oscar_u16)(v9 >> 16));
-                    oscar_h2_split(p0 * oscar_f16_to_f32((oscar_u16)(v0 & 0xffffu)), p1 * oscar_f16_to_f32((oscar_u16)(v1 & 0xffffu)), &A[g].x, &A[g].y);
-                    oscar_h2_split(p8 * oscar_f16_to_f32((oscar_u16)(v8 & 0xffffu)), p9 * oscar_f16_to_f32((oscar_u16)(v9 & 0xffffu)), &A[g].z, &A[g].w);
-                }
+                // byte column WBPL lg + e of tokens t0, t0 + 1 (xa) and t0 + 8, t0 + 9 (xb), one per half
+                oscar_u32 xa[WBPL], xb[WBPL];
 #pragma unroll
                 for (int e = 0; e < WBPL; e++) {
                     const oscar_u32 sel = 0x4400u + 0x1111u * (oscar_u32)e;
-                    const oscar_u32 x01 = __byte_perm(W[0], W[1], sel), x89 = __byte_perm(W[2], W[3], sel);
-#pragma unroll
-                    for (int qd = 0; qd < 4; qd++) oscar_mma_f16(O[qd * WBPL + e], A[qd / W_QPG], oscar_w_codes(x01, qd), oscar_w_codes(x89, qd));
+                    xa[e] = __byte_perm(W[0], W[1], sel);
+                    xb[e] = __byte_perm(W[2], W[3], sel);
                 }
+                // B: weights p * scale of head 4 mh + hl, this lane's half (hi / lo)
+                oscar_u32 B0[W_MH][NGR], B1[W_MH][NGR];
+#pragma unroll
+                for (int g = 0; g < NGR; g++) {
+                    const oscar_u32 v0 = vsc[t0 * NGR + g], v1 = vsc[(t0 + 1) * NGR + g], v8 = vsc[(t0 + 8) * NGR + g], v9 = vsc[(t0 + 9) * NGR + g];
+                    const float s0 = oscar_f16_to_f32((oscar_u16)(v0 & 0xffffu)), s1 = oscar_f16_to_f32((oscar_u16)(v1 & 0xffffu));
+                    const float s8 = oscar_f16_to_f32((oscar_u16)(v8 & 0xffffu)), s9 = oscar_f16_to_f32((oscar_u16)(v9 & 0xffffu));
+                    const float z0 = oscar_f16_to_f32((oscar_u16)(v0 >> 16)), z1 = oscar_f16_to_f32((oscar_u16)(v1 >> 16));
+                    const float z8 = oscar_f16_to_f32((oscar_u16)(v8 >> 16)), z9 = oscar_f16_to_f32((oscar_u16)(v9 >> 16));
+#pragma unroll
+                    for (int mh = 0; mh < W_MH; mh++) {
+                        const float p0 = s[mh][2 * kk][0], p1 = s[mh][2 * kk][1], p8 = s[mh][2 * kk + 1][0], p9 = s[mh][2 * kk + 1][1];
+                        pm[mh][g] += p0 * z0 + p1 * z1 + p8 * z8 + p9 * z9;
+                        B0[mh][g] = oscar_h2_part(p0 * s0, p1 * s1, part);
+                        B1[mh][g] = oscar_h2_part(p8 * s8, p9 * s9, part);
+                    }
+                }
+#pragma unroll
+                for (int qd = 0; qd < 4; qd++)
+#pragma unroll
+                    for (int mt = 0; mt < W_NMT; mt++) {
+                        uint4 A;
+                        A.x = oscar_w_codes(xa[mt], qd);
+                        A.y = oscar_w_codes(xa[W_NMT + mt], qd);
+                        A.z = oscar_w_codes(xb[mt], qd);
+                        A.w = oscar_w_codes(xb[W_NMT + mt], qd);
+#pragma unroll
+                        for (int mh = 0; mh < W_MH; mh++) oscar_mma_f16(O[mh][qd * W_NMT + mt], A, B0[mh][qd / W_QPG], B1[mh][qd / W_QPG]);
+                    }
             }
         } else
 #endif
@@ -1149,19 +1223,28 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             if (u < tsu) nr = ns - u * WUB;
             else if (u >= tsu + thu) nr = nw - (u - tsu - thu) * WUB;
             else nr = W_HU;
-            float c[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            float c[W_MH][4];
+#pragma unroll
+            for (int mh = 0; mh < W_MH; mh++) c[mh][0] = c[mh][1] = c[mh][2] = c[mh][3] = 0.0f;
 #pragma unroll
             for (int ks = 0; ks < D / 16; ks++) {
-                const uint4 a = qfb[ks * 32 + lane];
                 const uint2 kw = *(const uint2 *)(st + lg * WBK + (16 * ks + 4 * lt) * 2);
-                oscar_mma_bf16(c, a.x, a.y, a.z, a.w, kw.x, kw.y);
+#pragma unroll
+                for (int mh = 0; mh < W_MH; mh++) {
+                    const uint4 a = qfb[(mh * (D / 16) + ks) * 32 + lane];
+                    oscar_mma_bf16(c[mh], a.x, a.y, a.z, a.w, kw.x, kw.y);
+                }
             }
-            float s[1][2];
-            s[0][0] = 2 * lt < nr ? (c[0] + c[2]) * p.scale_log2 : OSCAR_NEG_INF;
-            s[0][1] = 2 * lt + 1 < nr ? (c[1] + c[3]) * p.scale_log2 : OSCAR_NEG_INF;
-            W_SOFTMAX(1, s)
-            oscar_u32 ah, al;
-            oscar_b2_split(s[0][0], s[0][1], &ah, &al);
+            oscar_u32 bp[W_MH];
+#pragma unroll
+            for (int mh = 0; mh < W_MH; mh++) {
+                float s[1][2];
+                s[0][0] = 2 * lt < nr ? (c[mh][0] + c[mh][2]) * p.scale_log2 : OSCAR_NEG_INF;
+                s[0][1] = 2 * lt + 1 < nr ? (c[mh][1] + c[mh][3]) * p.scale_log2 : OSCAR_NEG_INF;
+                W_SOFTMAX(1, s, mh)
+                bp[mh] = oscar_b2_part(s[0][0], s[0][1], part);
+            }
+            // A = V^T: rows = channels (as the INT2 O layout), k = tokens 2 lt, 2 lt + 1 (rows 8-15 empty)
             const oscar_u8 *vb = st + WUB * WBK;
 #pragma unroll
             for (int qd = 0; qd < 4; qd++) {
@@ -1180,16 +1263,21 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                 w1[0] = *(const oscar_u32 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 2 * lg) * 2);
                 w0[1] = w1[1] = 0;
 #endif
-                const float f = W_CS * (qd == 0 ? 1.0f : qd == 1 ? 4.0f : qd == 2 ? 16.0f : 64.0f);
+                const float f = qd == 0 ? 1.0f : qd == 1 ? 4.0f : qd == 2 ? 16.0f : 64.0f;
 #pragma unroll
-                for (int e = 0; e < WBPL; e++) {
-                    const oscar_u32 bb = __byte_perm(w0[e >> 1], w1[e >> 1], (e & 1) ? 0x7632u : 0x5410u);
-                    float ct[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-                    oscar_mma_bf16(ct, ah, al, 0u, 0u, bb, 0u);
-                    O[qd * WBPL + e][0] += ct[0] * f;
-                    O[qd * WBPL + e][1] += ct[1] * f;
-                    O[qd * WBPL + e][2] += ct[2] * f;
-                    O[qd * WBPL + e][3] += ct[3] * f;
+                for (int mt = 0; mt < W_NMT; mt++) {
+                    const int e0 = mt, e1 = W_NMT + mt;
+                    const oscar_u32 a0 = __byte_perm(w0[e0 >> 1], w1[e0 >> 1], (e0 & 1) ? 0x7632u : 0x5410u);
+                    const oscar_u32 a1 = __byte_perm(w0[e1 >> 1], w1[e1 >> 1], (e1 & 1) ? 0x7632u : 0x5410u);
+#pragma unroll
+                    for (int mh = 0; mh < W_MH; mh++) {
+                        float ct[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                        oscar_mma_bf16(ct, a0, a1, 0u, 0u, bp[mh], 0u);
+                        O[mh][qd * W_NMT + mt][0] += ct[0] * f;
+                        O[mh][qd * W_NMT + mt][1] += ct[1] * f;
+                        O[mh][qd * W_NMT + mt][2] += ct[2] * f;
+                        O[mh][qd * W_NMT + mt][3] += ct[3] * f;
+                    }
                 }
             }
         }
@@ -1198,37 +1286,46 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     oscar_cp_wait0();
 
     // ---- merge the warps of the block, write this split's partial result ----
-    lrun += __shfl_xor_sync(0xffffffffu, lrun, 1);
-    lrun += __shfl_xor_sync(0xffffffffu, lrun, 2);
+#pragma unroll
+    for (int mh = 0; mh < W_MH; mh++) {
+        lrun[mh] += __shfl_xor_sync(0xffffffffu, lrun[mh], 1);
+        lrun[mh] += __shfl_xor_sync(0xffffffffu, lrun[mh], 2);
 #if OSCAR_INT2
 #pragma unroll
-    for (int g = 0; g < NGR; g++) {
-        pm[g] += __shfl_xor_sync(0xffffffffu, pm[g], 1);
-        pm[g] += __shfl_xor_sync(0xffffffffu, pm[g], 2);
-    }
+        for (int g = 0; g < NGR; g++) {
+            pm[mh][g] += __shfl_xor_sync(0xffffffffu, pm[mh][g], 1);
+            pm[mh][g] += __shfl_xor_sync(0xffffffffu, pm[mh][g], 2);
+        }
 #endif
+    }
     __syncthreads(); // every warp is done with its stages: the merge buffer overlays them
     float *wo = (float *)smem;                  // [WNW][G][D]
     float *wml = wo + WNW * G * D;              // [WNW][G][2]
-    if (lg < G) {
 #pragma unroll
-        for (int jn = 0; jn < WNJ; jn++) {
-            const int qd = jn / WBPL, e = jn % WBPL;
-            const float f = W_CSINV * (qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f);
+    for (int mh = 0; mh < W_MH; mh++) {
+        const int ho = 4 * mh + lt; // head of this lane's O columns
 #if OSCAR_INT2
-            const float add = pm[qd / W_QPG];
-#else
-            const float add = 0.0f;
-#endif
+        float add[NGR];
 #pragma unroll
-            for (int i = 0; i < 2; i++) {
-                const int ch = qd * (D / 4) + WBPL * (2 * lt + i) + e;
-                wo[(warp * G + lg) * D + ch] = (O[jn][i] + O[jn][2 + i]) * f + add;
+        for (int g = 0; g < NGR; g++) add[g] = __shfl_sync(0xffffffffu, pm[mh][g], 8 * lt);
+#endif
+        if (ho < G) {
+#pragma unroll
+            for (int jo = 0; jo < W_NO; jo++) {
+                const int qd = jo / W_NMT, mt = jo % W_NMT, ch = qd * (D / 4) + WBPL * lg + mt;
+                const float f = qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f;
+#if OSCAR_INT2
+                const float a = add[qd / W_QPG];
+#else
+                const float a = 0.0f;
+#endif
+                wo[(warp * G + ho) * D + ch] = (O[mh][jo][0] + O[mh][jo][1]) * f + a;
+                wo[(warp * G + ho) * D + ch + W_NMT] = (O[mh][jo][2] + O[mh][jo][3]) * f + a;
             }
         }
-        if (lt == 0) {
-            wml[(warp * G + lg) * 2] = mrun;
-            wml[(warp * G + lg) * 2 + 1] = lrun;
+        if (4 * mh + hl < G && lt == 0 && part == 0) {
+            wml[(warp * G + 4 * mh + hl) * 2] = mrun[mh];
+            wml[(warp * G + 4 * mh + hl) * 2 + 1] = lrun[mh];
         }
     }
     __syncthreads();
