@@ -747,7 +747,7 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #ifndef OSCAR_WARP
 #define OSCAR_WARP 1
 #endif
-#if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128) && G <= 8 && ((OSCAR_INT2 && I2MMA) || (!OSCAR_INT2 && OSCAR_WARP > 1))
+#if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128) && G <= 8 && ((OSCAR_INT2 && I2MMA && (D == 128 || GS >= 32)) || (!OSCAR_INT2 && OSCAR_WARP > 1))
 #define WARPK 1
 #else
 #define WARPK 0
@@ -780,6 +780,8 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #define W_BF_STAGE (WUB * WBK + WUB * WBV)
 #if OSCAR_INT2
 #define W_QPG (GS / (D / 4)) // quarters per scale group
+#define W_QPK (D == 128 ? 1 : 2)  // quarters per s8 MMA k-step (32 byte columns)
+#define W_NKS (4 / W_QPK)         // k-steps per row
 #define W_NTT (TH / 8)
 #define W_WNG (OSCAR_WNG < W_NTT ? OSCAR_WNG : W_NTT)
 #define W_I2_V (TH * WRB)
@@ -840,6 +842,13 @@ static __device__ __forceinline__ void oscar_b2_split(float x0, float x1, oscar_
     *hi = h;
     *lo = l;
 }
+static __device__ __forceinline__ void oscar_imma(int c[4], uint4 a, oscar_u32 b0, oscar_u32 b1) {
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+                 : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
+}
+// exact int -> float for |x| < 2^22 (one integer add and one float add)
+static __device__ __forceinline__ float oscar_i2f(int x) { return __int_as_float(x + 0x4B400000) - 12582912.0f; }
 // the hi (lo == 0) or lo half pair of (x0, x1), fp16 / bf16
 static __device__ __forceinline__ oscar_u32 oscar_h2_part(float x0, float x1, int lo) {
     oscar_u32 h, l;
@@ -1006,28 +1015,54 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #endif
     for (int i = tid; i < W_MH * (D / 16) * 32; i += 32 * WNW) { // [mh][ks][lane]; row r of tile mh: head 4 mh + (r & 7) / 2
         const int ln = i % 32, ks = (i / 32) % (D / 16), h = 4 * (i / (32 * (D / 16))) + (ln >> 3), t = ln & 3;
-        uint4 fi = make_uint4(0, 0, 0, 0), fb = make_uint4(0, 0, 0, 0);
+        uint4 fb = make_uint4(0, 0, 0, 0);
         if (h < G) {
-#if OSCAR_INT2
-            const int qd = ks / WNB, blk = ks % WNB, c0 = qd * (D / 4) + 4 * (t * WNB + blk);
-            const float f = qmul[h] * (qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f);
-            oscar_h2_split(qs[h * D + c0] * f, qs[h * D + c0 + 1] * f, &fi.x, &fi.y);
-            oscar_h2_split(qs[h * D + c0 + 2] * f, qs[h * D + c0 + 3] * f, &fi.z, &fi.w);
-#endif
             const int cb = 16 * ks + 4 * t;
             oscar_b2_split(qs[h * D + cb], qs[h * D + cb + 1], &fb.x, &fb.y);
             oscar_b2_split(qs[h * D + cb + 2], qs[h * D + cb + 3], &fb.z, &fb.w);
         }
-        qfi[i] = fi;
         qfb[i] = fb;
     }
+#if OSCAR_INT2
+    // INT2 scores: the query as 4 signed base-256 digits per element, v = rint(q * qmul * 2^15 * 4^-qd)
+    // (|v| < 2^30; every bit of the fp32 query kept down to 2^-30 of the head's max), for
+    // m16n8k32 s8 x u8 MMAs: A row r of tile mh = head 4 mh + (r & 7) / 2, digit (r & 1) + 2 (r >> 3);
+    // D 128: k-step = quarter, k = 4 lt + b <-> byte column 8 lt + b, k = 16 + 4 lt + b <-> 8 lt + 4 + b;
+    // D 64: k-step ks = quarters 2 ks (k < 16) and 2 ks + 1, k = 4 lt + b (+16) <-> byte column 4 lt + b
+    for (int i = tid; i < W_MH * W_NKS * 32; i += 32 * WNW) {
+        const int ln = i % 32, ks = (i / 32) % W_NKS, lq = ln >> 2, tq = ln & 3, h = 4 * (i / (32 * W_NKS)) + (lq >> 1);
+        oscar_u32 r[4] = {0u, 0u, 0u, 0u};
+        if (h < G) {
+#pragma unroll
+            for (int reg = 0; reg < 4; reg++) {
+                const int dig = (reg & 1) ? 2 + (lq & 1) : (lq & 1), khi = reg >> 1;
+#pragma unroll
+                for (int b = 0; b < 4; b++) {
+#if D == 128
+                    const int qd = ks, col = 8 * tq + 4 * khi + b;
+#else
+                    const int qd = 2 * ks + khi, col = 4 * tq + b;
+#endif
+                    const float f = qmul[h] * 32768.0f * (qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f);
+                    int v = __float2int_rn(qs[h * D + qd * (D / 4) + col] * f), d = 0;
+                    for (int t = 0; t <= dig; t++) {
+                        d = (int)(signed char)(v & 0xff);
+                        v = (v - d) >> 8;
+                    }
+                    r[reg] |= ((oscar_u32)d & 0xffu) << (8 * b);
+                }
+            }
+        }
+        qfi[i] = make_uint4(r[0], r[1], r[2], r[3]);
+    }
+#endif
     __syncthreads();
     const int hl = lg >> 1, part = lg & 1; // this lane's head in each tile (4 mh + hl), its B half (hi / lo)
 #if OSCAR_INT2
 #if OSCAR_WQFS
-#define W_QF(mh, ks) qfi[((mh) * (D / 16) + (ks)) * 32 + lane]
+#define W_QF(mh, ks) qfi[((mh) * W_NKS + (ks)) * 32 + lane]
 #else
-    uint4 qf[W_MH][D / 16];
+    uint4 qf[W_MH][W_NKS];
 #define W_QF(mh, ks) qf[mh][ks]
 #endif
     float qivh[W_MH], qsmh[W_MH][NGR], pm[W_MH][NGR];
@@ -1035,7 +1070,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     for (int mh = 0; mh < W_MH; mh++) {
 #if !OSCAR_WQFS
 #pragma unroll
-        for (int ks = 0; ks < D / 16; ks++) qf[mh][ks] = qfi[(mh * (D / 16) + ks) * 32 + lane];
+        for (int ks = 0; ks < W_NKS; ks++) qf[mh][ks] = qfi[(mh * W_NKS + ks) * 32 + lane];
 #endif
         qivh[mh] = qiv[4 * mh + hl];
 #pragma unroll
@@ -1106,46 +1141,40 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             const oscar_u32 *ksc = (const oscar_u32 *)(st + W_I2_KS);
 #pragma unroll
             for (int ng = 0; ng < W_NTT; ng += W_WNG) {
-                oscar_u32 p01[W_WNG][WNB], p23[W_WNG][WNB];
+                oscar_u32 wv[W_WNG][WNB]; // token (ng + i) * 8 + lg: byte columns 8 lt .. 8 lt + 7 (D 64: 4 lt .. 4 lt + 3)
 #pragma unroll
                 for (int i = 0; i < W_WNG; i++) {
-                    oscar_u32 wv[WNB];
 #if WNB == 2
                     const uint2 w2 = *(const uint2 *)(st + ((ng + i) * 8 + lg) * WRB + 8 * lt);
-                    wv[0] = w2.x;
-                    wv[1] = w2.y;
+                    wv[i][0] = w2.x;
+                    wv[i][1] = w2.y;
 #else
-                    wv[0] = *(const oscar_u32 *)(st + ((ng + i) * 8 + lg) * WRB + 4 * lt);
+                    wv[i][0] = *(const oscar_u32 *)(st + ((ng + i) * 8 + lg) * WRB + 4 * lt);
 #endif
-#pragma unroll
-                    for (int k = 0; k < WNB; k++) {
-                        p01[i][k] = __byte_perm(wv[k], 0, 0x4140u);
-                        p23[i][k] = __byte_perm(wv[k], 0, 0x4342u);
-                    }
                 }
 #pragma unroll
                 for (int g = 0; g < NGR; g++) {
-                    float c[W_MH][W_WNG][4];
+                    int c[W_MH][W_WNG][4];
 #pragma unroll
                     for (int mh = 0; mh < W_MH; mh++)
 #pragma unroll
-                        for (int i = 0; i < W_WNG; i++) c[mh][i][0] = c[mh][i][1] = c[mh][i][2] = c[mh][i][3] = 0.0f;
+                        for (int i = 0; i < W_WNG; i++) c[mh][i][0] = c[mh][i][1] = c[mh][i][2] = c[mh][i][3] = 0;
 #pragma unroll
-                    for (int qq = 0; qq < W_QPG; qq++) {
-                        const int qd = g * W_QPG + qq;
+                    for (int kq = 0; kq < W_QPG / W_QPK; kq++) {
+                        const int ks = (g * W_QPG) / W_QPK + kq;
+                        uint4 a[W_MH];
 #pragma unroll
-                        for (int k = 0; k < WNB; k++)
+                        for (int mh = 0; mh < W_MH; mh++) a[mh] = W_QF(mh, ks);
 #pragma unroll
-                        {
-                            uint4 a[W_MH];
+                        for (int i = 0; i < W_WNG; i++) {
+                            // u8 codes x 4^qd in place (the query digits carry 4^-qd)
+#if D == 128
+                            const oscar_u32 m = 0x03030303u << (2 * ks), b0 = wv[i][0] & m, b1 = wv[i][1] & m;
+#else
+                            const oscar_u32 b0 = wv[i][0] & (0x03030303u << (4 * ks)), b1 = wv[i][0] & (0x0c0c0c0cu << (4 * ks));
+#endif
 #pragma unroll
-                            for (int mh = 0; mh < W_MH; mh++) a[mh] = W_QF(mh, qd * WNB + k);
-#pragma unroll
-                            for (int i = 0; i < W_WNG; i++) {
-                                const oscar_u32 b0 = oscar_w_codes(p01[i][k], qd), b1 = oscar_w_codes(p23[i][k], qd);
-#pragma unroll
-                                for (int mh = 0; mh < W_MH; mh++) oscar_mma_f16(c[mh][i], a[mh], b0, b1);
-                            }
+                            for (int mh = 0; mh < W_MH; mh++) oscar_imma(c[mh][i], a[mh], b0, b1);
                         }
                     }
 #pragma unroll
@@ -1156,8 +1185,14 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                         const float k1s = oscar_f16_to_f32((oscar_u16)(k1 & 0xffffu)), k1z = oscar_f16_to_f32((oscar_u16)(k1 >> 16));
 #pragma unroll
                         for (int mh = 0; mh < W_MH; mh++) {
-                            const float v0 = k0s * ((c[mh][i][0] + c[mh][i][2]) * qivh[mh]) + k0z * qsmh[mh][g];
-                            const float v1 = k1s * ((c[mh][i][1] + c[mh][i][3]) * qivh[mh]) + k1z * qsmh[mh][g];
+                            // digits (lg & 1) and 2 + (lg & 1) here, the other two in lane ^ 4: weights 2^(8 digit - 15)
+                            const float wl = part ? 0.0078125f : 3.0517578125e-05f, wh = part ? 512.0f : 2.0f;
+                            float d0 = oscar_i2f(c[mh][i][0]) * wl + oscar_i2f(c[mh][i][2]) * wh;
+                            float d1 = oscar_i2f(c[mh][i][1]) * wl + oscar_i2f(c[mh][i][3]) * wh;
+                            d0 += __shfl_xor_sync(0xffffffffu, d0, 4);
+                            d1 += __shfl_xor_sync(0xffffffffu, d1, 4);
+                            const float v0 = k0s * (d0 * qivh[mh]) + k0z * qsmh[mh][g];
+                            const float v1 = k1s * (d1 * qivh[mh]) + k1z * qsmh[mh][g];
                             s[mh][ng + i][0] = g ? s[mh][ng + i][0] + v0 : v0; // no 0 + x adds (signed zeros keep them)
                             s[mh][ng + i][1] = g ? s[mh][ng + i][1] + v1 : v1;
                         }
