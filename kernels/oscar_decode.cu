@@ -758,8 +758,8 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #ifndef OSCAR_WNS
 #define OSCAR_WNS 2
 #endif
-#ifndef OSCAR_WQFS // 1: score MMAs read the query fragments from shared memory (32 registers fewer at G <= 4)
-#define OSCAR_WQFS 0
+#ifndef OSCAR_WQFS // 1: score MMAs read the query digit fragments from shared memory (16 registers fewer at G <= 4)
+#define OSCAR_WQFS (G <= 4)
 #endif
 #ifndef OSCAR_WNG // score n-tiles in flight per warp (independent MMA chains)
 #define OSCAR_WNG 4
@@ -882,7 +882,7 @@ static __device__ __forceinline__ float oscar_ex2(float x) {
 }
 
 #ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow
-#define OSCAR_WMINB (G > 4 ? 8 / WNW : 12 / WNW)
+#define OSCAR_WMINB (G > 4 ? 8 / WNW : 16 / WNW)
 #endif
 extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
