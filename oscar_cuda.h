@@ -149,6 +149,31 @@ typedef int oscar_nvrtc_result;                    /* nvrtcResult (0 = NVRTC_SUC
 typedef struct oscar_nvrtc_prog_st *oscar_nvrtc_program; /* nvrtcProgram */
 #endif
 
+/* cuLaunchKernelEx's CUlaunchConfig and CUlaunchAttribute, field for field (the SDK build checks
+   sizes and offsets); only the programmatic-stream-serialization attribute is used */
+typedef struct oscar__cu_launch_attr {
+    int id;                 /* CUlaunchAttributeID */
+    char pad[4];
+    union {
+        char pad[64];
+        int programmaticStreamSerializationAllowed;
+        void *align;
+    } value;
+} oscar__cu_launch_attr;
+typedef struct oscar__cu_launch_config {
+    unsigned int gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    oscar_cu_stream hStream;
+    oscar__cu_launch_attr *attrs;
+    unsigned int numAttrs;
+} oscar__cu_launch_config;
+#define OSCAR__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION 6
+#ifdef OSCAR_CUDA_USE_SDK_HEADERS
+typedef char oscar__chk_launch_attr[sizeof(oscar__cu_launch_attr) == sizeof(CUlaunchAttribute) && offsetof(oscar__cu_launch_attr, value) == offsetof(CUlaunchAttribute, value) ? 1 : -1];
+typedef char oscar__chk_launch_config[sizeof(oscar__cu_launch_config) == sizeof(CUlaunchConfig) && offsetof(oscar__cu_launch_config, hStream) == offsetof(CUlaunchConfig, hStream) &&
+                                      offsetof(oscar__cu_launch_config, attrs) == offsetof(CUlaunchConfig, attrs) && offsetof(oscar__cu_launch_config, numAttrs) == offsetof(CUlaunchConfig, numAttrs) ? 1 : -1];
+typedef char oscar__chk_launch_pss[OSCAR__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION == (int)CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ? 1 : -1];
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -247,6 +272,7 @@ typedef struct oscar_cuda {
     oscar_cuda_config cfg;
     void *lib_cuda, *lib_nvrtc;
     oscar_cuda_driver drv;  /* driver function table (valid when have_device) */
+    oscar_cu_result (*cuLaunchKernelEx)(const oscar__cu_launch_config *cfg, oscar_cu_function fn, void **params, void **extra); /* optional (driver >= 12.0), else NULL */
     oscar_cuda_nvrtc rtc;   /* NVRTC function table */
     int have_device;
     oscar_cu_device dev;
@@ -533,6 +559,7 @@ static int oscar__load_driver(oscar_cuda *cu) {
         memset(&cu->drv, 0, sizeof cu->drv);
         return OSCAR_ERR_NO_DRIVER;
     }
+    *(void **)&cu->cuLaunchKernelEx = dlsym(cu->lib_cuda, "cuLaunchKernelEx");
     r = cu->drv.cuInit(0);
     if ((int)r == OSCAR__CU_ERROR_STUB_LIBRARY) {
         snprintf(cu->msg, sizeof cu->msg, "the CUDA toolkit's stub libcuda was loaded instead of the driver (no NVIDIA driver installed, or a stubs/ directory on the library path)");
@@ -1362,6 +1389,23 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "// softmax, and accumulated into registers. The block writes its unnormalised output with its max\n",
     "// and sum; oscar_merge combines the splits.\n",
     "#include \"oscar_common.cuh\"\n",
+    "\n",
+    "// programmatic dependent launch (sm_90+; no-ops before): the host launches oscar_rotate_q,\n",
+    "// oscar_decode_w and oscar_merge so that each may start while the previous kernel of the stream\n",
+    "// runs. A kernel calls oscar_pdl_wait before it reads anything the previous kernel wrote (that\n",
+    "// returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch\n",
+    "// to let the next kernel start early. oscar_merge never lets the next kernel in early, so the\n",
+    "// next call's kernels cannot overwrite the scratch it reads.\n",
+    "static __device__ __forceinline__ void oscar_pdl_wait(void) {\n",
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
+    "    asm volatile(\"griddepcontrol.wait;\\n\" ::: \"memory\");\n",
+    "#endif\n",
+    "}\n",
+    "static __device__ __forceinline__ void oscar_pdl_launch(void) {\n",
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
+    "    asm volatile(\"griddepcontrol.launch_dependents;\\n\" ::: \"memory\");\n",
+    "#endif\n",
+    "}\n",
     "\n",
     "#ifndef OSCAR_D\n",
     "#error \"OSCAR_D must be defined\"\n",
@@ -2239,6 +2283,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
     "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;\n",
     "    const int Hq = p.Hkv * G;\n",
+    "    oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid before reading\n",
     "    const int slot = p.seqinfo \? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];\n",
     "    const int n = p.seqinfo \? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];\n",
     "    const int ns = n < p.S0 \? n : p.S0;\n",
@@ -2329,15 +2374,16 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        oscar_cp_commit();\n",
     "    }\n",
     "\n",
-    "    // ---- queries: fp16 hi/lo fragments (INT2, power-of-two normalised per head, x 4^-qd) and\n",
-    "    // bf16 hi/lo fragments (BF16 rows); per head: 1 / (normaliser * code scale) and sum over each\n",
-    "    // group, both times the softmax scale (log2 domain) ----\n",
+    "    // ---- queries: s8 digit fragments (INT2, power-of-two normalised per head, x 4^-qd) and\n",
+    "    // bf16 hi/lo fragments (BF16 rows); per head: 1 / normaliser and the sum over each group, both\n",
+    "    // times the softmax scale (log2 domain) ----\n",
     "    float *qs = (float *)(smem + W_QS_OFF);\n",
     "    uint4 *qfi = (uint4 *)(smem + W_QFI_OFF);\n",
     "    uint4 *qfb = (uint4 *)(smem + W_QFB_OFF);\n",
     "    float *qmul = (float *)(smem + W_QM_OFF), *qiv = qmul + 8, *qsm = qiv + 8; // [8], [8], [8][NGR]\n",
     "    {\n",
     "        const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;\n",
+    "        oscar_pdl_wait(); // the query rotation has finished (the KV staging above did not need it)\n",
     "        for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];\n",
     "        __syncthreads();\n",
     "    }\n",
@@ -2354,11 +2400,14 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "            qmul[h] = h < G \? mul : 0.0f;\n",
     "            qiv[h] = h < G \? inv * p.scale_log2 : 0.0f;\n",
     "        }\n",
-    "        if (lane < NGR) {\n",
+    "#pragma unroll\n",
+    "        for (int g = 0; g < NGR; g++) { // group sums by the warp (a serial loop here cost ~2 us per block)\n",
     "            float s = 0.0f;\n",
     "            if (h < G)\n",
-    "                for (int c = 0; c < GS; c++) s += qs[h * D + lane * GS + c];\n",
-    "            qsm[h * NGR + lane] = s * p.scale_log2;\n",
+    "                for (int c = lane; c < GS; c += 32) s += qs[h * D + g * GS + c];\n",
+    "#pragma unroll\n",
+    "            for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);\n",
+    "            if (lane == 0) qsm[h * NGR + g] = s * p.scale_log2;\n",
     "        }\n",
     "    }\n",
     "    __syncthreads();\n",
@@ -2743,76 +2792,115 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "\n",
     "// The two small launches read a D x D fp32 rotation each (64 KB at D 128) with one block per query\n",
     "// head: a loop of dependent loads costs one memory round trip per few rows (measured 12.7 us for\n",
-    "// oscar_rotate_q and 17.7 us for oscar_merge at batch 1, issue 5). Rows are loaded RC at a time into\n",
-    "// registers, the first RC before anything else, so a call costs a few round trips.\n",
-    "#define RC (D < 64 \? D : 64)\n",
+    "// oscar_rotate_q and 17.7 us for oscar_merge at batch 1, issue 5). Blocks are D x NSL threads\n",
+    "// (NSL = blockDim.x / D slices, 512 threads in all): thread (c, sl) loads its slice's D / NSL\n",
+    "// rows of column c up front (all in flight: one round trip), and the slices add up in shared\n",
+    "// memory. The merge spreads the splits the same way and computes each split's weight once.\n",
+    "#define RSL 512                       // threads per block of the two small kernels\n",
+    "#define RMAX (RSL / D < 1 \? 1 : RSL / D) // slices\n",
+    "#define RPS (D / RMAX)                // rows per slice\n",
+    "#define RCH (RPS < 64 \? RPS : 64)      // rows in registers at a time (D 256: two round trips)\n",
     "\n",
-    "// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq, B), D threads.\n",
-    "extern \"C\" __global__ void __launch_bounds__(D) oscar_rotate_q(const oscar_rot_params p) {\n",
-    "    __shared__ float xs[D];\n",
-    "    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x;\n",
-    "    const size_t row = ((size_t)b * p.Hq + h) * D;\n",
-    "    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D;\n",
-    "    float r[RC];\n",
-    "#pragma unroll\n",
-    "    for (int k = 0; k < RC; k++) r[k] = R[(size_t)k * D + c];\n",
-    "    xs[c] = ((const float *)p.x)[row + c];\n",
+    "// sum over the slices of v (thread (c, sl) holds slice sl's partial of column c); all threads get it\n",
+    "static __device__ __forceinline__ float oscar_slice_sum(float *red, float v, int c, int sl, int nsl) {\n",
+    "    red[sl * D + c] = v;\n",
     "    __syncthreads();\n",
-    "    float acc = 0.0f;\n",
-    "#pragma unroll\n",
-    "    for (int k = 0; k < RC; k++) acc += xs[k] * r[k];\n",
-    "    for (int i0 = RC; i0 < D; i0 += RC) {\n",
-    "#pragma unroll\n",
-    "        for (int k = 0; k < RC; k++) r[k] = R[(size_t)(i0 + k) * D + c];\n",
-    "#pragma unroll\n",
-    "        for (int k = 0; k < RC; k++) acc += xs[i0 + k] * r[k];\n",
-    "    }\n",
-    "    ((float *)p.y)[row + c] = acc;\n",
+    "    float t = 0.0f;\n",
+    "    for (int k = 0; k < nsl; k++) t += red[k * D + c];\n",
+    "    __syncthreads();\n",
+    "    return t;\n",
     "}\n",
     "\n",
-    "// merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq, B), D threads.\n",
-    "extern \"C\" __global__ void __launch_bounds__(D) oscar_merge(const oscar_rot_params p) {\n",
+    "// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq, B), D x NSL threads.\n",
+    "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot_params p) {\n",
+    "    __shared__ float xs[D];\n",
+    "    __shared__ float red[RMAX * D];\n",
+    "    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x % D, sl = threadIdx.x / D, nsl = blockDim.x / D;\n",
+    "    const int rps = D / nsl, i0 = sl * rps;\n",
+    "    const size_t row = ((size_t)b * p.Hq + h) * D;\n",
+    "    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D;\n",
+    "    float r[RCH];\n",
+    "    oscar_pdl_launch();\n",
+    "#pragma unroll\n",
+    "    for (int k = 0; k < RCH; k++) r[k] = k < rps \? R[(size_t)(i0 + k) * D + c] : 0.0f;\n",
+    "    oscar_pdl_wait();\n",
+    "    if (sl == 0) xs[c] = ((const float *)p.x)[row + c];\n",
+    "    __syncthreads();\n",
+    "    float acc = 0.0f;\n",
+    "    for (int k0 = 0; k0 < rps; k0 += RCH) {\n",
+    "        if (k0 > 0) {\n",
+    "#pragma unroll\n",
+    "            for (int k = 0; k < RCH; k++) r[k] = k0 + k < rps \? R[(size_t)(i0 + k0 + k) * D + c] : 0.0f;\n",
+    "        }\n",
+    "#pragma unroll\n",
+    "        for (int k = 0; k < RCH; k++)\n",
+    "            if (k0 + k < rps) acc += xs[i0 + k0 + k] * r[k];\n",
+    "    }\n",
+    "    acc = oscar_slice_sum(red, acc, c, sl, nsl);\n",
+    "    if (sl == 0) ((float *)p.y)[row + c] = acc;\n",
+    "}\n",
+    "\n",
+    "// merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq, B), D x NSL threads.\n",
+    "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) {\n",
     "    __shared__ float os[D];\n",
-    "    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x;\n",
+    "    __shared__ float red[RMAX * D];\n",
+    "    __shared__ float wsp[1024], wls[1024]; // per split: weight exp2(m - M) (0 for empty splits), weight x l\n",
+    "    __shared__ float mx[RSL / 32];\n",
+    "    const int h = blockIdx.x, b = blockIdx.y, tid = threadIdx.x, c = tid % D, sl = tid / D, nsl = blockDim.x / D;\n",
+    "    const int rps = D / nsl, i0 = sl * rps, nt = blockDim.x;\n",
     "    const size_t hb = (size_t)b * p.Hq + h;\n",
     "    const float *ml = (const float *)p.part_ml + hb * p.n_splits * 2;\n",
     "    const float *po = (const float *)p.part_o + hb * p.n_splits * D;\n",
     "    const float *RT = p.rot \? (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D : (const float *)0;\n",
-    "    float r[RC];\n",
+    "    float r[RCH];\n",
     "    if (RT) {\n",
     "#pragma unroll\n",
-    "        for (int k = 0; k < RC; k++) r[k] = RT[(size_t)k * D + c];\n",
+    "        for (int k = 0; k < RCH; k++) r[k] = k < rps \? RT[(size_t)(i0 + k) * D + c] : 0.0f;\n",
     "    }\n",
+    "    oscar_pdl_wait(); // the decode grid has finished\n",
+    "    // the running max over non-empty splits, then each split's weight and the sum L\n",
     "    float M = OSCAR_NEG_INF;\n",
-    "#pragma unroll 8\n",
-    "    for (int s = 0; s < p.n_splits; s++) {\n",
+    "    for (int s = tid; s < p.n_splits; s += nt) {\n",
     "        const float l = ml[2 * s + 1], m = ml[2 * s];\n",
-    "        M = l > 0.0f \? fmaxf(M, m) : M;\n",
+    "        if (l > 0.0f) M = fmaxf(M, m);\n",
     "    }\n",
+    "#pragma unroll\n",
+    "    for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));\n",
+    "    if ((tid & 31) == 0) mx[tid >> 5] = M;\n",
+    "    __syncthreads();\n",
+    "    M = OSCAR_NEG_INF;\n",
+    "    for (int w = 0; w < nt / 32; w++) M = fmaxf(M, mx[w]);\n",
+    "    for (int s = tid; s < p.n_splits; s += nt) {\n",
+    "        const float l = ml[2 * s + 1], w = l > 0.0f \? exp2f(ml[2 * s] - M) : 0.0f;\n",
+    "        wsp[s] = w;\n",
+    "        wls[s] = w * l;\n",
+    "    }\n",
+    "    __syncthreads();\n",
     "    float L = 0.0f, o = 0.0f;\n",
+    "    for (int s = 0; s < p.n_splits; s++) L += wls[s]; // same order in every thread\n",
     "#pragma unroll 8\n",
-    "    for (int s = 0; s < p.n_splits; s++) {\n",
-    "        const float l = ml[2 * s + 1], m = ml[2 * s], v = po[(size_t)s * D + c];\n",
-    "        const float w = l > 0.0f \? exp2f(m - M) : 0.0f;\n",
-    "        L += w * l;\n",
-    "        o += l > 0.0f \? w * v : 0.0f;\n",
+    "    for (int s = sl; s < p.n_splits; s += nsl) {\n",
+    "        const float w = wsp[s];\n",
+    "        if (w > 0.0f) o += w * po[(size_t)s * D + c];\n",
     "    }\n",
+    "    o = oscar_slice_sum(red, o, c, sl, nsl);\n",
     "    o = L > 0.0f \? o / L : 0.0f;\n",
     "    if (RT) {\n",
-    "        os[c] = o;\n",
+    "        if (sl == 0) os[c] = o;\n",
     "        __syncthreads();\n",
     "        float acc = 0.0f;\n",
+    "        for (int k0 = 0; k0 < rps; k0 += RCH) {\n",
+    "            if (k0 > 0) {\n",
     "#pragma unroll\n",
-    "        for (int k = 0; k < RC; k++) acc += os[k] * r[k];\n",
-    "        for (int i0 = RC; i0 < D; i0 += RC) {\n",
+    "                for (int k = 0; k < RCH; k++) r[k] = k0 + k < rps \? RT[(size_t)(i0 + k0 + k) * D + c] : 0.0f;\n",
+    "            }\n",
     "#pragma unroll\n",
-    "            for (int k = 0; k < RC; k++) r[k] = RT[(size_t)(i0 + k) * D + c];\n",
-    "#pragma unroll\n",
-    "            for (int k = 0; k < RC; k++) acc += os[i0 + k] * r[k];\n",
+    "            for (int k = 0; k < RCH; k++)\n",
+    "                if (k0 + k < rps) acc += os[i0 + k0 + k] * r[k];\n",
     "        }\n",
-    "        o = acc;\n",
+    "        o = oscar_slice_sum(red, acc, c, sl, nsl);\n",
     "    }\n",
-    "    ((float *)p.y)[hb * D + c] = o;\n",
+    "    if (sl == 0) ((float *)p.y)[hb * D + c] = o;\n",
     "}\n",
     0};
 /* <<embedded-kernels */
@@ -3525,18 +3613,41 @@ static int oscar__kv_scratch(oscar_cuda_kv *kv, oscar_cu_ptr *buf, size_t *cap, 
     return OSCAR_OK;
 }
 
-static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params) {
+/* pdl: the kernel may start before the previous one in the stream ends (programmatic dependent
+   launch, sm_90+): it waits with griddepcontrol.wait before it reads what that kernel wrote, and
+   the previous kernel lets it in with griddepcontrol.launch_dependents (else it starts when the
+   previous kernel ends, as without the attribute) */
+static int oscar__launch_ex(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params, int pdl) {
     oscar_cuda *cu = kv->cu;
     void *args[1];
     oscar_cu_result r;
     args[0] = params;
-    r = cu->drv.cuLaunchKernel(fn, gx, gy, gz, block, 1, 1, smem, kv->stream, args, NULL);
+    if (pdl && cu->cuLaunchKernelEx && cu->cc >= 90) {
+        oscar__cu_launch_attr at;
+        oscar__cu_launch_config lc;
+        memset(&at, 0, sizeof at);
+        memset(&lc, 0, sizeof lc);
+        at.id = OSCAR__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        at.value.programmaticStreamSerializationAllowed = 1;
+        lc.gridDimX = gx, lc.gridDimY = gy, lc.gridDimZ = gz;
+        lc.blockDimX = block, lc.blockDimY = 1, lc.blockDimZ = 1;
+        lc.sharedMemBytes = smem;
+        lc.hStream = kv->stream;
+        lc.attrs = &at;
+        lc.numAttrs = 1;
+        r = cu->cuLaunchKernelEx(&lc, fn, args, NULL);
+    } else {
+        r = cu->drv.cuLaunchKernel(fn, gx, gy, gz, block, 1, 1, smem, kv->stream, args, NULL);
+    }
     if (r) {
-        int rc = oscar__cu_fail(cu, r, "cuLaunchKernel");
+        int rc = oscar__cu_fail(cu, r, pdl ? "cuLaunchKernelEx" : "cuLaunchKernel");
         snprintf(kv->msg, sizeof kv->msg, "%s: %.900s", fn_name, cu->msg);
         return rc;
     }
     return OSCAR_OK;
+}
+static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params) {
+    return oscar__launch_ex(kv, fn, fn_name, gx, gy, gz, block, smem, params, 0);
 }
 
 /* rows (jobs) per oscar_append block: TR in kernels/oscar_append.cu */
@@ -3951,7 +4062,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.y = kv->work + off_q;
         rp.rot = kv->krot;
         qr = rp.y;
-        rc = oscar__launch(kv, kv->fn_decode[G][1], "oscar_rotate_q", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][1], "oscar_rotate_q", (unsigned)n_q_heads, (unsigned)n_seqs, 1, 512u, 0, &rp, 1); /* D x 512 / D: RSL */
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[1], kv->stream);
     if (!rc) {
@@ -3974,7 +4085,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.n_splits = splits;
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
-        rc = oscar__launch(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap);
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, kv->wk_decode[G]);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);
     if (!rc) {
@@ -3983,7 +4094,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.rot = (kv->vrot_t && !kv->absorb_v) ? kv->vrot_t : 0;
         rp.part_o = kv->work + off_o;
         rp.part_ml = kv->work + off_ml;
-        rc = oscar__launch(kv, kv->fn_decode[G][2], "oscar_merge", (unsigned)n_q_heads, (unsigned)n_seqs, 1, (unsigned)kv->d, 0, &rp);
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][2], "oscar_merge", (unsigned)n_q_heads, (unsigned)n_seqs, 1, 512u, 0, &rp, 1);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[3], kv->stream);
     oscar_cuda_pop(cu);

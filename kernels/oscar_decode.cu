@@ -13,6 +13,23 @@
 // and sum; oscar_merge combines the splits.
 #include "oscar_common.cuh"
 
+// programmatic dependent launch (sm_90+; no-ops before): the host launches oscar_rotate_q,
+// oscar_decode_w and oscar_merge so that each may start while the previous kernel of the stream
+// runs. A kernel calls oscar_pdl_wait before it reads anything the previous kernel wrote (that
+// returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch
+// to let the next kernel start early. oscar_merge never lets the next kernel in early, so the
+// next call's kernels cannot overwrite the scratch it reads.
+static __device__ __forceinline__ void oscar_pdl_wait(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void oscar_pdl_launch(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
 #ifndef OSCAR_D
 #error "OSCAR_D must be defined"
 #endif
@@ -889,6 +906,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
     const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;
     const int Hq = p.Hkv * G;
+    oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid before reading
     const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
     const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
     const int ns = n < p.S0 ? n : p.S0;
@@ -979,15 +997,16 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         oscar_cp_commit();
     }
 
-    // ---- queries: fp16 hi/lo fragments (INT2, power-of-two normalised per head, x 4^-qd) and
-    // bf16 hi/lo fragments (BF16 rows); per head: 1 / (normaliser * code scale) and sum over each
-    // group, both times the softmax scale (log2 domain) ----
+    // ---- queries: s8 digit fragments (INT2, power-of-two normalised per head, x 4^-qd) and
+    // bf16 hi/lo fragments (BF16 rows); per head: 1 / normaliser and the sum over each group, both
+    // times the softmax scale (log2 domain) ----
     float *qs = (float *)(smem + W_QS_OFF);
     uint4 *qfi = (uint4 *)(smem + W_QFI_OFF);
     uint4 *qfb = (uint4 *)(smem + W_QFB_OFF);
     float *qmul = (float *)(smem + W_QM_OFF), *qiv = qmul + 8, *qsm = qiv + 8; // [8], [8], [8][NGR]
     {
         const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;
+        oscar_pdl_wait(); // the query rotation has finished (the KV staging above did not need it)
         for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];
         __syncthreads();
     }
@@ -1004,11 +1023,14 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             qmul[h] = h < G ? mul : 0.0f;
             qiv[h] = h < G ? inv * p.scale_log2 : 0.0f;
         }
-        if (lane < NGR) {
+#pragma unroll
+        for (int g = 0; g < NGR; g++) { // group sums by the warp (a serial loop here cost ~2 us per block)
             float s = 0.0f;
             if (h < G)
-                for (int c = 0; c < GS; c++) s += qs[h * D + lane * GS + c];
-            qsm[h * NGR + lane] = s * p.scale_log2;
+                for (int c = lane; c < GS; c += 32) s += qs[h * D + g * GS + c];
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+            if (lane == 0) qsm[h * NGR + g] = s * p.scale_log2;
         }
     }
     __syncthreads();
@@ -1393,74 +1415,113 @@ extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; 
 
 // The two small launches read a D x D fp32 rotation each (64 KB at D 128) with one block per query
 // head: a loop of dependent loads costs one memory round trip per few rows (measured 12.7 us for
-// oscar_rotate_q and 17.7 us for oscar_merge at batch 1, issue 5). Rows are loaded RC at a time into
-// registers, the first RC before anything else, so a call costs a few round trips.
-#define RC (D < 64 ? D : 64)
+// oscar_rotate_q and 17.7 us for oscar_merge at batch 1, issue 5). Blocks are D x NSL threads
+// (NSL = blockDim.x / D slices, 512 threads in all): thread (c, sl) loads its slice's D / NSL
+// rows of column c up front (all in flight: one round trip), and the slices add up in shared
+// memory. The merge spreads the splits the same way and computes each split's weight once.
+#define RSL 512                       // threads per block of the two small kernels
+#define RMAX (RSL / D < 1 ? 1 : RSL / D) // slices
+#define RPS (D / RMAX)                // rows per slice
+#define RCH (RPS < 64 ? RPS : 64)      // rows in registers at a time (D 256: two round trips)
 
-// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq, B), D threads.
-extern "C" __global__ void __launch_bounds__(D) oscar_rotate_q(const oscar_rot_params p) {
-    __shared__ float xs[D];
-    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x;
-    const size_t row = ((size_t)b * p.Hq + h) * D;
-    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h / p.gqa : 0)) * D * D;
-    float r[RC];
-#pragma unroll
-    for (int k = 0; k < RC; k++) r[k] = R[(size_t)k * D + c];
-    xs[c] = ((const float *)p.x)[row + c];
+// sum over the slices of v (thread (c, sl) holds slice sl's partial of column c); all threads get it
+static __device__ __forceinline__ float oscar_slice_sum(float *red, float v, int c, int sl, int nsl) {
+    red[sl * D + c] = v;
     __syncthreads();
-    float acc = 0.0f;
-#pragma unroll
-    for (int k = 0; k < RC; k++) acc += xs[k] * r[k];
-    for (int i0 = RC; i0 < D; i0 += RC) {
-#pragma unroll
-        for (int k = 0; k < RC; k++) r[k] = R[(size_t)(i0 + k) * D + c];
-#pragma unroll
-        for (int k = 0; k < RC; k++) acc += xs[i0 + k] * r[k];
-    }
-    ((float *)p.y)[row + c] = acc;
+    float t = 0.0f;
+    for (int k = 0; k < nsl; k++) t += red[k * D + c];
+    __syncthreads();
+    return t;
 }
 
-// merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq, B), D threads.
-extern "C" __global__ void __launch_bounds__(D) oscar_merge(const oscar_rot_params p) {
+// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq, B), D x NSL threads.
+extern "C" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot_params p) {
+    __shared__ float xs[D];
+    __shared__ float red[RMAX * D];
+    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x % D, sl = threadIdx.x / D, nsl = blockDim.x / D;
+    const int rps = D / nsl, i0 = sl * rps;
+    const size_t row = ((size_t)b * p.Hq + h) * D;
+    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h / p.gqa : 0)) * D * D;
+    float r[RCH];
+    oscar_pdl_launch();
+#pragma unroll
+    for (int k = 0; k < RCH; k++) r[k] = k < rps ? R[(size_t)(i0 + k) * D + c] : 0.0f;
+    oscar_pdl_wait();
+    if (sl == 0) xs[c] = ((const float *)p.x)[row + c];
+    __syncthreads();
+    float acc = 0.0f;
+    for (int k0 = 0; k0 < rps; k0 += RCH) {
+        if (k0 > 0) {
+#pragma unroll
+            for (int k = 0; k < RCH; k++) r[k] = k0 + k < rps ? R[(size_t)(i0 + k0 + k) * D + c] : 0.0f;
+        }
+#pragma unroll
+        for (int k = 0; k < RCH; k++)
+            if (k0 + k < rps) acc += xs[i0 + k0 + k] * r[k];
+    }
+    acc = oscar_slice_sum(red, acc, c, sl, nsl);
+    if (sl == 0) ((float *)p.y)[row + c] = acc;
+}
+
+// merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq, B), D x NSL threads.
+extern "C" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) {
     __shared__ float os[D];
-    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x;
+    __shared__ float red[RMAX * D];
+    __shared__ float wsp[1024], wls[1024]; // per split: weight exp2(m - M) (0 for empty splits), weight x l
+    __shared__ float mx[RSL / 32];
+    const int h = blockIdx.x, b = blockIdx.y, tid = threadIdx.x, c = tid % D, sl = tid / D, nsl = blockDim.x / D;
+    const int rps = D / nsl, i0 = sl * rps, nt = blockDim.x;
     const size_t hb = (size_t)b * p.Hq + h;
     const float *ml = (const float *)p.part_ml + hb * p.n_splits * 2;
     const float *po = (const float *)p.part_o + hb * p.n_splits * D;
     const float *RT = p.rot ? (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h / p.gqa : 0)) * D * D : (const float *)0;
-    float r[RC];
+    float r[RCH];
     if (RT) {
 #pragma unroll
-        for (int k = 0; k < RC; k++) r[k] = RT[(size_t)k * D + c];
+        for (int k = 0; k < RCH; k++) r[k] = k < rps ? RT[(size_t)(i0 + k) * D + c] : 0.0f;
     }
+    oscar_pdl_wait(); // the decode grid has finished
+    // the running max over non-empty splits, then each split's weight and the sum L
     float M = OSCAR_NEG_INF;
-#pragma unroll 8
-    for (int s = 0; s < p.n_splits; s++) {
+    for (int s = tid; s < p.n_splits; s += nt) {
         const float l = ml[2 * s + 1], m = ml[2 * s];
-        M = l > 0.0f ? fmaxf(M, m) : M;
+        if (l > 0.0f) M = fmaxf(M, m);
     }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
+    if ((tid & 31) == 0) mx[tid >> 5] = M;
+    __syncthreads();
+    M = OSCAR_NEG_INF;
+    for (int w = 0; w < nt / 32; w++) M = fmaxf(M, mx[w]);
+    for (int s = tid; s < p.n_splits; s += nt) {
+        const float l = ml[2 * s + 1], w = l > 0.0f ? exp2f(ml[2 * s] - M) : 0.0f;
+        wsp[s] = w;
+        wls[s] = w * l;
+    }
+    __syncthreads();
     float L = 0.0f, o = 0.0f;
+    for (int s = 0; s < p.n_splits; s++) L += wls[s]; // same order in every thread
 #pragma unroll 8
-    for (int s = 0; s < p.n_splits; s++) {
-        const float l = ml[2 * s + 1], m = ml[2 * s], v = po[(size_t)s * D + c];
-        const float w = l > 0.0f ? exp2f(m - M) : 0.0f;
-        L += w * l;
-        o += l > 0.0f ? w * v : 0.0f;
+    for (int s = sl; s < p.n_splits; s += nsl) {
+        const float w = wsp[s];
+        if (w > 0.0f) o += w * po[(size_t)s * D + c];
     }
+    o = oscar_slice_sum(red, o, c, sl, nsl);
     o = L > 0.0f ? o / L : 0.0f;
     if (RT) {
-        os[c] = o;
+        if (sl == 0) os[c] = o;
         __syncthreads();
         float acc = 0.0f;
+        for (int k0 = 0; k0 < rps; k0 += RCH) {
+            if (k0 > 0) {
 #pragma unroll
-        for (int k = 0; k < RC; k++) acc += os[k] * r[k];
-        for (int i0 = RC; i0 < D; i0 += RC) {
+                for (int k = 0; k < RCH; k++) r[k] = k0 + k < rps ? RT[(size_t)(i0 + k0 + k) * D + c] : 0.0f;
+            }
 #pragma unroll
-            for (int k = 0; k < RC; k++) r[k] = RT[(size_t)(i0 + k) * D + c];
-#pragma unroll
-            for (int k = 0; k < RC; k++) acc += os[i0 + k] * r[k];
+            for (int k = 0; k < RCH; k++)
+                if (k0 + k < rps) acc += os[i0 + k0 + k] * r[k];
         }
-        o = acc;
+        o = oscar_slice_sum(red, acc, c, sl, nsl);
     }
-    ((float *)p.y)[hb * D + c] = o;
+    if (sl == 0) ((float *)p.y)[hb * D + c] = o;
 }
