@@ -16,5 +16,5 @@ for mode, ls in (("bf16", "--"), ("int2", "-")):
             ax.plot([p[0] for p in pts], [p[1] for p in pts], ls, marker="o", label=f"{mode} batch {b}")
 ax.axhline(80, color="gray", lw=0.8); ax.text(8192, 81, "issue-5 INT2 target 80%", fontsize=8)
 ax.set_xscale("log", base=2); ax.set_xlabel("context (tokens)"); ax.set_ylabel("% of copy bandwidth")
-ax.set_ylim(0, 100); ax.legend(fontsize=8); ax.set_title("decode attention, Hq 32 / Hkv 8 / d 128, H100")
+ax.set_ylim(0, 100); ax.legend(fontsize=8, loc="lower right"); ax.set_title("decode attention, Hq 32 / Hkv 8 / d 128, H100")
 fig.tight_layout(); fig.savefig(sys.argv[1], dpi=120)
