@@ -1501,10 +1501,22 @@ extern "C" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_pa
     __syncthreads();
     float L = 0.0f, o = 0.0f;
     for (int s = 0; s < p.n_splits; s++) L += wls[s]; // same order in every thread
-#pragma unroll 8
-    for (int s = sl; s < p.n_splits; s += nsl) {
-        const float w = wsp[s];
-        if (w > 0.0f) o += w * po[(size_t)s * D + c];
+    // all of this thread's loads in flight at once (16 per round trip): an empty split's weight
+    // is 0 and its partial o is 0 (oscar_decode_w writes every split), a split of a sequence
+    // with non-finite values has weight > 0
+    for (int s0 = sl; s0 < p.n_splits; s0 += 16 * nsl) {
+        float v[16];
+#pragma unroll
+        for (int k = 0; k < 16; k++) {
+            const int s = s0 + k * nsl;
+            v[k] = s < p.n_splits ? po[(size_t)s * D + c] : 0.0f;
+        }
+#pragma unroll
+        for (int k = 0; k < 16; k++) {
+            const int s = s0 + k * nsl;
+            const float w = s < p.n_splits ? wsp[s] : 0.0f;
+            if (w > 0.0f) o += w * v[k];
+        }
     }
     o = oscar_slice_sum(red, o, c, sl, nsl);
     o = L > 0.0f ? o / L : 0.0f;
