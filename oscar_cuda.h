@@ -88,11 +88,14 @@
                     buffers; scores all G query heads of the KV head in one pass over the data,
                     online softmax, values accumulated in registers; writes (o, max, sum) per split.
                     Splits: one full wave of resident blocks over batch x Hkv.
-     oscar_decode_w INT2 caches with d 64 or 128, G <= 8 and 16-row-aligned pages (others: oscar_decode):
-                    each warp owns a run of 64-row INT2 / 8-row BF16 units with its own cp.async
-                    buffers; scores and P.V on tensor cores with hi/lo halves as the rows 0-7 / 8-15
-                    of one MMA, online softmax in registers, one block barrier at the end. Options
-                    (OSCAR_CUDA_NVRTC_OPTIONS): -DOSCAR_WARP=0 the block kernel.
+     oscar_decode_w INT2 and BF16 caches with d 64 or 128, G <= 8 (INT2: 16-row-aligned pages, group
+                    >= 32 at d 64; others: oscar_decode): each warp owns a run of 64-row INT2 /
+                    8-row BF16 units with its own cp.async buffers; INT2 scores on s8 x u8 tensor
+                    cores (the query as 4 base-256 digits), BF16 scores and all P.V on fp16 / bf16
+                    tensor cores with hi/lo halves, online softmax in registers, one block barrier
+                    at the end; launched so it overlaps the query rotation (sm_90). Options
+                    (OSCAR_CUDA_NVRTC_OPTIONS): -DOSCAR_WARP=0 the block kernel for both,
+                    -DOSCAR_WARP=1 the block kernel for BF16 caches only.
      oscar_rotate_q, oscar_merge   q . R_k before; log-sum-exp merge of the splits and . R_v^T
                     (skipped with absorb_v) after. Specialised by -D for d, group, G, page tile;
                     each specialisation is compiled once per context (about a second) and kept.
@@ -2138,8 +2141,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "// takes 32 registers at G <= 4. For that the score MMA's rows are head 4 mh + r / 2 (hi rows\n",
     "// 0-7, lo rows 8-15; every head twice): lane (lg, lt) holds the scores of head 4 mh + lg / 2 for\n",
     "// its tokens, which is exactly the B operand (hi for even lg, lo for odd) of P.V, with no shuffles.\n",
-    "#ifndef OSCAR_WARP\n",
-    "#define OSCAR_WARP 1\n",
+    "#ifndef OSCAR_WARP // 2: this kernel for INT2 and BF16 caches, 1: INT2 only, 0: never (oscar_decode)\n",
+    "#define OSCAR_WARP 2\n",
     "#endif\n",
     "#if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128) && G <= 8 && ((OSCAR_INT2 && I2MMA && (D == 128 || GS >= 32)) || (!OSCAR_INT2 && OSCAR_WARP > 1))\n",
     "#define WARPK 1\n",

@@ -761,8 +761,8 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 // takes 32 registers at G <= 4. For that the score MMA's rows are head 4 mh + r / 2 (hi rows
 // 0-7, lo rows 8-15; every head twice): lane (lg, lt) holds the scores of head 4 mh + lg / 2 for
 // its tokens, which is exactly the B operand (hi for even lg, lo for odd) of P.V, with no shuffles.
-#ifndef OSCAR_WARP
-#define OSCAR_WARP 1
+#ifndef OSCAR_WARP // 2: this kernel for INT2 and BF16 caches, 1: INT2 only, 0: never (oscar_decode)
+#define OSCAR_WARP 2
 #endif
 #if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128) && G <= 8 && ((OSCAR_INT2 && I2MMA && (D == 128 || GS >= 32)) || (!OSCAR_INT2 && OSCAR_WARP > 1))
 #define WARPK 1
