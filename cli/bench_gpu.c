@@ -87,6 +87,7 @@ typedef struct oscar__bg_result {
 
 static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch times of the INT2 decode */
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
+static int oscar__bg_modes = 3; /* --mode: 1 bf16, 2 int2, 3 both */
 
 static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
     int v = -1;
@@ -454,7 +455,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--diag]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--mode both|int2|bf16] [--diag]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n");
@@ -478,13 +479,14 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--device")) cc.device = atoi(v);
         else if (!strcmp(a, "--csv")) csv_path = v;
         else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
+        else if (!strcmp(a, "--mode")) oscar__bg_modes = !strcmp(v, "bf16") ? 1 : !strcmp(v, "int2") ? 2 : !strcmp(v, "both") ? 3 : 0;
         else {
             fprintf(stderr, "usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE]\n");
             return 2;
         }
         i++;
     }
-    if (nb < 1 || nc < 1 || Hq < 1 || Hkv < 1 || Hq % Hkv || iters < 1 || iters > 100000) {
+    if (nb < 1 || nc < 1 || Hq < 1 || Hkv < 1 || Hq % Hkv || iters < 1 || iters > 100000 || !oscar__bg_modes) {
         fprintf(stderr, "bench --gpu: bad arguments\n");
         return 2;
     }
@@ -508,8 +510,11 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
     for (bi = 0; bi < nb; bi++)
         for (ci = 0; ci < nc; ci++) {
             oscar__bg_result r16, r2;
-            int ok16 = oscar__bg_run(&cu, 0, batches[bi], ctxs[ci], Hq, Hkv, d, g, iters, &r16) == OSCAR_OK;
-            int ok2 = oscar__bg_run(&cu, 1, batches[bi], ctxs[ci], Hq, Hkv, d, g, iters, &r2) == OSCAR_OK;
+            int ok16, ok2;
+            memset(&r16, 0, sizeof r16);
+            memset(&r2, 0, sizeof r2);
+            ok16 = (oscar__bg_modes & 1) && oscar__bg_run(&cu, 0, batches[bi], ctxs[ci], Hq, Hkv, d, g, iters, &r16) == OSCAR_OK;
+            ok2 = (oscar__bg_modes & 2) && oscar__bg_run(&cu, 1, batches[bi], ctxs[ci], Hq, Hkv, d, g, iters, &r2) == OSCAR_OK;
             if (ok16)
                 printf("%-5s %5d %8d %6d %9.1f %9.1f %9.1f %9.2f %7.0f %5.0f%% %8s\n", "bf16", batches[bi], ctxs[ci], r16.layers, r16.us, r16.min_us, r16.pipe_us, r16.kv_mb,
                        r16.gbs, bw > 0 ? 100.0 * r16.gbs / bw : 0.0, "1.00x");
