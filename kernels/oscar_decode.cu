@@ -748,19 +748,20 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 // B), OSCAR_WNW warps. The units of one (sequence, KV head) are 8-row BF16 tiles (sink, window,
 // BF16 history) and TH-row INT2 history tiles; the warps of all splits take contiguous runs of
 // units of about equal bytes. Each warp stages its own units with 16-byte cp.async (OSCAR_WNS
-// buffers), computes scores on tensor cores with the query rows split hi (rows 0-7) + lo (rows
-// 8-15) in one m16n8k16 (heads x tokens, so a lane's C fragment holds one head: hi + lo add in
-// the lane), keeps the online softmax in registers (max over the 4 lanes of a head: 2 shuffles per
-// unit), and feeds its probabilities straight back as the A operand of P.V (weights p * scale_v,
-// hi rows + lo rows; B = V codes). The warps of a block merge once at the end (one barrier);
-// output format as oscar_decode (the merge kernel combines the splits).
-// INT2 codes enter the MMA as fp16 1024 + code * 4^qd (the byte of four 2-bit codes masked to
-// quarter qd, or-ed into 0x6400, minus 1024: exact); queries are pre-scaled by 4^-qd, outputs by
-// 4^-qd at the end. P.V runs transposed (O^T = V^T P^T: M = 16 channels, N = 8 columns = 4 heads x
-// hi/lo, K = 16 tokens), so one MMA covers twice the tokens x channels of the heads-in-M form and O
-// takes 32 registers at G <= 4. For that the score MMA's rows are head 4 mh + r / 2 (hi rows
-// 0-7, lo rows 8-15; every head twice): lane (lg, lt) holds the scores of head 4 mh + lg / 2 for
-// its tokens, which is exactly the B operand (hi for even lg, lo for odd) of P.V, with no shuffles.
+// buffers), keeps the online softmax in registers (max over the 4 lanes of a head: 2 shuffles per
+// unit) and P.V in registers; the warps of a block merge once at the end (one barrier); output
+// format as oscar_decode (the merge kernel combines the splits).
+// Scores: tiles of 4 heads (mh), MMA rows = head 4 mh + (r & 7) / 2, so every head appears on two
+// lane rows and lane (lg, lt) ends up with the scores of head 4 mh + lg / 2 for tokens 2 lt, 2 lt + 1
+// of each 8-token column. INT2 units: s8 x u8 m16n8k32, the query as 4 base-256 digits (rows hold
+// digit (r & 1) + 2 (r >> 3); one shuffle joins lanes 2h, 2h + 1), codes x 4^qd masked in place and
+// the query digits carry 4^-qd. BF16 units: bf16 m16n8k16 with the query split hi (rows 0-7) + lo
+// (rows 8-15).
+// P.V runs transposed (O^T = V^T P^T: M = 16 channels, N = 8 columns = 4 heads x hi/lo, K = 16
+// tokens): a lane's scores times the V scales are exactly its B operand (hi for even lg, lo for odd),
+// with no shuffles, and O takes 32 registers at G <= 4. INT2 V codes enter as fp16 1024 + code *
+// 4^qd (the byte masked to quarter qd, or-ed into 0x6400, minus 1024: exact); outputs are scaled by
+// 4^-qd at the end.
 #ifndef OSCAR_WARP // 2: this kernel for INT2 and BF16 caches, 1: INT2 only, 0: never (oscar_decode)
 #define OSCAR_WARP 2
 #endif
@@ -1024,7 +1025,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             qiv[h] = h < G ? inv * p.scale_log2 : 0.0f;
         }
 #pragma unroll
-        for (int g = 0; g < NGR; g++) { // group sums by the warp (a serial loop here cost ~2 us per block)
+        for (int g = 0; g < NGR; g++) { // group sums by the warp (one lane's serial loop before)
             float s = 0.0f;
             if (h < G)
                 for (int c = lane; c < GS; c += 32) s += qs[h * D + g * GS + c];
