@@ -790,6 +790,18 @@ static void test_wide_batch(oscar_cuda *cu) {
         hs.gen.out_ch[i] = 3 + i * 11;
         hs.gen.out_mul[i] = 6.0f;
     }
+    { /* random orthogonal rotations: 70 sequences through the query rotation and the merge */
+        tcase rt;
+        memset(&rt, 0, sizeof rt);
+        rt.d = d, rt.Hkv = Hkv, rt.L = 1, rt.rot = 2;
+        if (make_rotations(&hs.rot, &rt) != OSCAR_OK) {
+            printf("FAIL wide batch: rotations\n");
+            g_fail++;
+            return;
+        }
+        hs.have_rot = 1;
+        cfg.rot = &hs.rot;
+    }
     if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
         printf("FAIL wide batch: init: %s %s\n", hs.cpu.msg, hs.gpu.msg);
         g_fail++;
@@ -1092,6 +1104,11 @@ static void test_gpu(int quick) {
             tcase p2 = {"layout", 64, 64, 2, 2, 1, 1, 2, 0, 5, 32, 32, 4, {4, 5, 70, 600}, 0};
             tcase p3 = {"layout", 128, 128, 1, 4, 1, 1, 2, 0, 0, 256, 128, 3, {320, 449, 1111}, 0};
             tcase p4 = {"layout", 128, 128, 2, 4, 0, 1, 0, 0, 7, 48, 48, 3, {6, 100, 999}, 1};
+            /* 8 sequences of mixed lengths, with and without rotations */
+            tcase w1 = {"batch8", 128, 64, 2, 4, 1, 1, 3, 0, 0, 0, 0, 8, {1, 70, 300, 321, 500, 64, 65, 999}, 0};
+            tcase w2 = {"batch8", 64, 64, 2, 3, 0, 1, 0, 0, 0, 0, 0, 8, {5, 70, 300, 321, 500, 64, 65, 999}, 0};
+            cases[n++] = w1;
+            cases[n++] = w2;
             cases[n++] = t1;
             cases[n++] = t2;
             cases[n++] = t3;
