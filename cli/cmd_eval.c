@@ -986,6 +986,7 @@ static void ev_niah_usage(FILE *f) {
             "  --trials N         trials per (length, depth) (default 1)\n"
             "  --seed N           numbers and filler offsets (default 1)\n"
             "  --k-clip X, --v-clip X  override the clips of int2-hadamard and oscar (< 0: none)\n"
+            "  --sink N, --window N    BF16 sink and window of every mode (default 64, 256; 0: none)\n"
             "  -t, --threads N    threads (default: all cores; modes run side by side)\n"
             "  --json             JSON on stdout instead of tables      -v  print every answer\n");
 }
@@ -994,6 +995,7 @@ int oscar_cli_niah(int argc, char **argv) {
     const char *model = NULL, *file = NULL, *list = NULL, *rotfile = NULL;
     int lengths[16] = {1024, 2048, 4096, 8000}, depths[16] = {10, 30, 50, 70, 90}, nl = 4, nd = 5, trials = 1, seed = 1;
     int threads = cli_threads(), json = 0, verbose = 0, i, rc = 1, *fill = NULL, n_fill = 0, li, di, tr, nm, max_new = 32;
+    int sink = -1, window = -1;
     float kc = 0, vc = 0;
     int *hits = NULL, *prompt = NULL, np = 0, pcap = 0;
     llm_model m;
@@ -1020,6 +1022,8 @@ int oscar_cli_niah(int argc, char **argv) {
         else if (!strcmp(o, "--seed")) { if (!cli_parse_int("niah", o, v, 0, 1 << 30, &seed)) return 2; }
         else if (!strcmp(o, "--k-clip")) { if (!cli_parse_float("niah", o, v, -1.0, 1.0, &kc)) return 2; }
         else if (!strcmp(o, "--v-clip")) { if (!cli_parse_float("niah", o, v, -1.0, 1.0, &vc)) return 2; }
+        else if (!strcmp(o, "--sink")) { if (!cli_parse_int("niah", o, v, 0, 1 << 20, &sink)) return 2; }
+        else if (!strcmp(o, "--window")) { if (!cli_parse_int("niah", o, v, 0, 1 << 20, &window)) return 2; }
         else if (!strcmp(o, "-t") || !strcmp(o, "--threads")) { if (!cli_parse_int("niah", o, v, 1, LLM_MAX_THREADS, &threads)) return 2; }
         else {
             fprintf(stderr, "oscar niah: unknown option '%s'\n", o);
@@ -1045,6 +1049,8 @@ int oscar_cli_niah(int argc, char **argv) {
         total += (int64_t)lengths[li] * nd * trials;
     }
     if (ev_modes_setup(&E, "niah", &m, list, rotfile)) goto done;
+    E.sink = sink; /* -1: the cache's defaults (SPEC: 64 and 256) */
+    E.window = window;
     E.k_clip = kc;
     E.v_clip = vc;
     nm = E.n;
@@ -1127,9 +1133,10 @@ int oscar_cli_niah(int argc, char **argv) {
                 ev_prog_update(&prog, progressed);
             }
     if (json) {
-        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"trials\": %d, \"seed\": %d, "
-               "\"seconds\": %.1f, \"lengths\": [",
-               ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, trials, seed, cli_now() - t0);
+        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"sink\": %d, \"window\": %d, \"trials\": %d, "
+               "\"seed\": %d, \"seconds\": %.1f, \"lengths\": [",
+               ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, E.ctx[0].kv ? E.ctx[0].kv[0].S0 : -1, E.ctx[0].kv ? E.ctx[0].kv[0].W : -1, trials,
+               seed, cli_now() - t0);
         for (li = 0; li < nl; li++) printf("%s%d", li ? ", " : "", lengths[li]);
         printf("], \"depths\": [");
         for (di = 0; di < nd; di++) printf("%s%d", di ? ", " : "", depths[di]);

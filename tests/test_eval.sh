@@ -5,6 +5,8 @@
 #  2. `oscar ppl`: the bf16 cache matches the runner's plain bf16 attention (LLM_ATTN_PLAIN_BF16):
 #     same perplexity within 1e-6 relative, KLD below 1e-9, top-1 agreement 100%; the INT2 modes
 #     run and differ from bf16; --contexts reports what a shorter -c computes, exactly
+#  3. `oscar niah` runs its caches with the SPEC's BF16 sink and window (64, 256) unless told
+#     otherwise (--sink / --window), as the caches report them
 set -e
 OSCAR=$1
 MODEL=$2
@@ -51,6 +53,16 @@ for k in ("bf16", "int2-naive"):
     assert x["nll"] == bm[k]["nll"] and x["kld"] == bm[k]["kld"], (k, x, bm[k])
 print("  bf16 PPL %.6f, plain-bf16 %.6f (KLD %.2g); int2-naive KLD %.4f, oscar KLD %.4f" %
       (ref["ppl"], plain["ppl"], plain["kld"], m["int2-naive"]["kld"], m["oscar"]["kld"]))
+EOF
+
+# 3. niah: the cache geometry the run used, as its caches report it
+"$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv bf16 --lengths 160 --depths 50 -t 2 --json >"$T/n.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv bf16 --lengths 160 --depths 50 --sink 16 --window 0 -t 2 --json >"$T/n2.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$PY" - "$T/n.json" "$T/n2.json" <<'EOF' && ok "niah: sink 64 + window 256 by default, --sink / --window override" || bad "niah cache geometry"
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+assert (a["sink"], a["window"]) == (64, 256), (a["sink"], a["window"])
+assert (b["sink"], b["window"]) == (16, 0), (b["sink"], b["window"])
 EOF
 
 echo "test_eval: $pass passed, $fail failed"
