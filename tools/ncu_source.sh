@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/ncu_source.sh - where the warps of one oscar_decode_w launch wait: Nsight Compute's warp
-# stall samples per SASS instruction (SourceCounters), the top instructions printed with their
-# neighbourhood. usage (device machine, repository root): sh tools/ncu_source.sh [batch ctx] (default 1 8192)
+# stall samples per SASS instruction (SourceCounters): the 30 instructions with the most samples,
+# and the share of each 100-instruction region. usage (device machine, repository root): sh tools/ncu_source.sh [batch ctx] (default 1 8192)
 OUT=${OUT:-build/ncu_source}; mkdir -p "$OUT"
 make -s build/bench_gpu >/dev/null || exit 1
 b=${1:-1}; c=${2:-8192}
