@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dlfcn.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,7 +80,7 @@ static int oscar__bg_cmp(const void *a, const void *b) {
 }
 
 typedef struct oscar__bg_result {
-    double us, gbs, kv_mb, min_us, pipe_us;
+    double us, gbs, kv_mb, min_us, pipe_us, graph_us; /* graph_us < 0: not measured */
     int layers;
     double out_norm;
     float *out; /* host copy of the last layer-0 output, for the INT2 vs BF16 comparison */
@@ -88,6 +89,7 @@ typedef struct oscar__bg_result {
 static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch times of the INT2 decode */
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
 static int oscar__bg_modes = 3; /* --mode: 1 bf16, 2 int2, 3 both */
+static int oscar__bg_rot = 1;   /* --rot: 0 none (INT2 without rotations), 1 hadamard, 2 hadamard with R_v absorbed */
 
 static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
     int v = -1;
@@ -231,6 +233,71 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
     free(h);
 }
 
+/* graph_us: the same calls captured into a CUDA graph on a stream of their own and replayed, so
+   the host's submission of each launch is not in the time (how an engine runs a decode step).
+   Only for batches whose sequence list travels in the kernel parameters (no host-to-device copy
+   in the call). Returns microseconds per call, or -1 when the driver cannot capture. */
+static double oscar__bg_graph(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters) {
+    typedef int (*stream_create_fn)(oscar_cu_stream *, unsigned);
+    typedef int (*stream_fn)(oscar_cu_stream);
+    typedef int (*begin_fn)(oscar_cu_stream, int);
+    typedef int (*end_fn)(oscar_cu_stream, void **);
+    typedef int (*inst_fn)(void **, void *, unsigned long long);
+    typedef int (*launch_fn)(void *, oscar_cu_stream);
+    typedef int (*destroy_fn)(void *);
+    stream_create_fn s_create;
+    stream_fn s_destroy, s_sync;
+    begin_fn begin;
+    end_fn end;
+    inst_fn inst;
+    launch_fn launch;
+    destroy_fn g_destroy, ge_destroy;
+    oscar_cu_stream st = NULL, old = kv->stream;
+    oscar_cu_event e0 = NULL, e1 = NULL;
+    void *graph = NULL, *exec = NULL;
+    double best = -1.0;
+    int i, rc = 0, rep;
+    if (B > OSCAR__INLINE_SEQS || !cu->lib_cuda) return -1.0;
+    *(void **)&s_create = dlsym(cu->lib_cuda, "cuStreamCreate");
+    *(void **)&s_destroy = dlsym(cu->lib_cuda, "cuStreamDestroy_v2");
+    *(void **)&s_sync = dlsym(cu->lib_cuda, "cuStreamSynchronize");
+    *(void **)&begin = dlsym(cu->lib_cuda, "cuStreamBeginCapture_v2");
+    *(void **)&end = dlsym(cu->lib_cuda, "cuStreamEndCapture");
+    *(void **)&inst = dlsym(cu->lib_cuda, "cuGraphInstantiateWithFlags");
+    *(void **)&launch = dlsym(cu->lib_cuda, "cuGraphLaunch");
+    *(void **)&g_destroy = dlsym(cu->lib_cuda, "cuGraphDestroy");
+    *(void **)&ge_destroy = dlsym(cu->lib_cuda, "cuGraphExecDestroy");
+    if (!s_create || !s_destroy || !s_sync || !begin || !end || !inst || !launch || !g_destroy || !ge_destroy) return -1.0;
+    if (s_create(&st, 1 /* CU_STREAM_NON_BLOCKING */)) return -1.0;
+    kv->stream = st;
+    if (begin(st, 2 /* CU_STREAM_CAPTURE_MODE_RELAXED */) == 0) {
+        for (i = 0; i < iters && !rc; i++) rc = oscar_cuda_kv_attend(kv, i % L, seqs, B, dout, dq, Hq, 0.0f);
+        if (end(st, &graph) || rc) rc = 1;
+    } else {
+        rc = 1;
+    }
+    kv->stream = old;
+    if (!rc && inst(&exec, graph, 0)) rc = 1;
+    if (!rc && (cu->drv.cuEventCreate(&e0, 0) || cu->drv.cuEventCreate(&e1, 0))) rc = 1;
+    if (!rc && (launch(exec, st) || s_sync(st))) rc = 1; /* warm */
+    for (rep = 0; rep < 5 && !rc; rep++) {
+        float ms = 0.0f;
+        cu->drv.cuEventRecord(e0, st);
+        rc = launch(exec, st) != 0;
+        cu->drv.cuEventRecord(e1, st);
+        cu->drv.cuEventSynchronize(e1);
+        cu->drv.cuEventElapsedTime(&ms, e0, e1);
+        if (!rc && (best < 0.0 || 1000.0 * ms / iters < best)) best = 1000.0 * ms / iters;
+    }
+    if (e0) cu->drv.cuEventDestroy(e0);
+    if (e1) cu->drv.cuEventDestroy(e1);
+    if (exec) ge_destroy(exec);
+    if (graph) g_destroy(graph);
+    s_sync(st);
+    s_destroy(st);
+    return rc ? -1.0 : best;
+}
+
 /* one configuration: fill a cache, check the output, time attend */
 static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int Hkv, int d, int g, int iters, oscar__bg_result *res) {
     oscar_kv_config cfg;
@@ -263,7 +330,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     cfg.page_size = P;
     cfg.max_pages = B * (ctx / P + 2);
     cfg.max_seqs = B;
-    if (int2) {
+    if (int2 && oscar__bg_rot) {
         rc = oscar_rotations_alloc(&rot, L, d, Hkv, 0);
         if (!rc) rc = oscar_rotations_set_fixed(&rot, OSCAR_COMP_HADAMARD);
         if (rc) {
@@ -272,6 +339,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
         }
         have_rot = 1;
         cfg.rot = &rot;
+        cfg.absorb_v = oscar__bg_rot == 2;
     }
     rc = oscar_cuda_kv_init(&kv, cu, &cfg);
     if (rc) {
@@ -372,6 +440,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
         cu->drv.cuEventElapsedTime(&ms, e0, e1);
         res->pipe_us = 1000.0 * ms / iters;
     }
+    res->graph_us = rc ? -1.0 : oscar__bg_graph(cu, &kv, seqs, B, dout, dq, Hq, L, iters);
     if (!rc && oscar__bg_diag && int2) oscar__bg_diag_attend(cu, &kv, seqs, B, dout, dq, Hq, L, iters, ctx);
     cu->drv.cuEventDestroy(e0);
     cu->drv.cuEventDestroy(e1);
@@ -455,9 +524,10 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--mode both|int2|bf16] [--diag]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--mode both|int2|bf16] [--rot hadamard|none|absorb] [--diag]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
+                   "  --rot: the INT2 cache's rotations: Hadamard (default), none, or Hadamard with R_v absorbed (no un-rotation)\n"
                    "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n");
             return 0;
         }
@@ -479,6 +549,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--device")) cc.device = atoi(v);
         else if (!strcmp(a, "--csv")) csv_path = v;
         else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
+        else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : 1;
         else if (!strcmp(a, "--mode")) oscar__bg_modes = !strcmp(v, "bf16") ? 1 : !strcmp(v, "int2") ? 2 : !strcmp(v, "both") ? 3 : 0;
         else {
             fprintf(stderr, "usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE]\n");
@@ -504,9 +575,10 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
     printf("decode attention, Hq=%d Hkv=%d d=%d group=%d, sink 64 / window 256 / page 64, median of %d calls%s%s\n", Hq, Hkv, d, g, iters,
            cu.extra_options[0] ? ", NVRTC options: " : "", cu.extra_options);
     if (csv_path && !(csv = fopen(csv_path, "w"))) fprintf(stderr, "bench --gpu: cannot write %s\n", csv_path);
-    if (csv) fprintf(csv, "mode,batch,context,hq,hkv,dim,group,time_us,min_us,b2b_us,kv_mb,gbs,copy_gbs,pct_copy\n");
-    printf("time_us: median of events around each call; b2b_us: %d calls back to back / %d; GB/s: KV bytes read / time_us\n", iters, iters);
-    printf("%-5s %5s %8s %6s %9s %9s %9s %9s %7s %6s %8s\n", "mode", "batch", "context", "layers", "time_us", "min_us", "b2b_us", "KV_MB", "GB/s", "%copy", "vs_bf16");
+    if (csv) fprintf(csv, "mode,batch,context,hq,hkv,dim,group,time_us,min_us,b2b_us,kv_mb,gbs,copy_gbs,pct_copy,graph_us\n");
+    printf("time_us: median of events around each call; b2b_us: %d calls back to back / %d; graph_us: the %d calls in one CUDA graph\n"
+           "(best of 5 replays) / %d, without the host's launch submission, as an engine runs decode; GB/s: KV bytes read / time_us\n", iters, iters, iters, iters);
+    printf("%-5s %5s %8s %6s %9s %9s %9s %9s %9s %7s %6s %8s\n", "mode", "batch", "context", "layers", "time_us", "min_us", "b2b_us", "graph_us", "KV_MB", "GB/s", "%copy", "vs_bf16");
     for (bi = 0; bi < nb; bi++)
         for (ci = 0; ci < nc; ci++) {
             oscar__bg_result r16, r2;
@@ -516,20 +588,20 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
             ok16 = (oscar__bg_modes & 1) && oscar__bg_run(&cu, 0, batches[bi], ctxs[ci], Hq, Hkv, d, g, iters, &r16) == OSCAR_OK;
             ok2 = (oscar__bg_modes & 2) && oscar__bg_run(&cu, 1, batches[bi], ctxs[ci], Hq, Hkv, d, g, iters, &r2) == OSCAR_OK;
             if (ok16)
-                printf("%-5s %5d %8d %6d %9.1f %9.1f %9.1f %9.2f %7.0f %5.0f%% %8s\n", "bf16", batches[bi], ctxs[ci], r16.layers, r16.us, r16.min_us, r16.pipe_us, r16.kv_mb,
+                printf("%-5s %5d %8d %6d %9.1f %9.1f %9.1f %9.1f %9.2f %7.0f %5.0f%% %8s\n", "bf16", batches[bi], ctxs[ci], r16.layers, r16.us, r16.min_us, r16.pipe_us, r16.graph_us, r16.kv_mb,
                        r16.gbs, bw > 0 ? 100.0 * r16.gbs / bw : 0.0, "1.00x");
             if (ok2) {
                 char sp[32] = "-";
                 if (ok16) snprintf(sp, sizeof sp, "%.2fx", r16.us / r2.us);
-                printf("%-5s %5d %8d %6d %9.1f %9.1f %9.1f %9.2f %7.0f %5.0f%% %8s\n", "int2", batches[bi], ctxs[ci], r2.layers, r2.us, r2.min_us, r2.pipe_us, r2.kv_mb,
+                printf("%-5s %5d %8d %6d %9.1f %9.1f %9.1f %9.1f %9.2f %7.0f %5.0f%% %8s\n", "int2", batches[bi], ctxs[ci], r2.layers, r2.us, r2.min_us, r2.pipe_us, r2.graph_us, r2.kv_mb,
                        r2.gbs, bw > 0 ? 100.0 * r2.gbs / bw : 0.0, sp);
             }
             if (csv && ok16)
-                fprintf(csv, "bf16,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.3f,%.1f,%.1f,%.2f\n", batches[bi], ctxs[ci], Hq, Hkv, d, g, r16.us, r16.min_us, r16.pipe_us, r16.kv_mb, r16.gbs, bw,
-                        bw > 0 ? 100.0 * r16.gbs / bw : 0.0);
+                fprintf(csv, "bf16,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.3f,%.1f,%.1f,%.2f,%.2f\n", batches[bi], ctxs[ci], Hq, Hkv, d, g, r16.us, r16.min_us, r16.pipe_us, r16.kv_mb, r16.gbs, bw,
+                        bw > 0 ? 100.0 * r16.gbs / bw : 0.0, r16.graph_us);
             if (csv && ok2)
-                fprintf(csv, "int2,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.3f,%.1f,%.1f,%.2f\n", batches[bi], ctxs[ci], Hq, Hkv, d, g, r2.us, r2.min_us, r2.pipe_us, r2.kv_mb, r2.gbs, bw,
-                        bw > 0 ? 100.0 * r2.gbs / bw : 0.0);
+                fprintf(csv, "int2,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.2f,%.3f,%.1f,%.1f,%.2f,%.2f\n", batches[bi], ctxs[ci], Hq, Hkv, d, g, r2.us, r2.min_us, r2.pipe_us, r2.kv_mb, r2.gbs, bw,
+                        bw > 0 ? 100.0 * r2.gbs / bw : 0.0, r2.graph_us);
             if (csv) fflush(csv);
             free(r16.out);
             free(r2.out);
