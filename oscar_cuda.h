@@ -356,6 +356,7 @@ typedef struct oscar_cuda_kv {
     oscar_cu_function fn_append, fn_decode[33][3]; /* oscar_decode, oscar_rotate_q, oscar_merge */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
+    int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
     oscar_cu_stream stream;             /* where all work of this cache goes */
     oscar_cu_event prof_ev[4];          /* profiling (bench --diag): when prof_ev[0] is set, attend records
                                            events before the query rotation, the decode, the merge, and after */
@@ -2815,22 +2816,30 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    return t;\n",
     "}\n",
     "\n",
-    "// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq, B), D x NSL threads.\n",
+    "// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB, B), D x NSL threads:\n",
+    "// a block rotates RHB query heads of one KV head (they share the rotation), so the D x D rotation\n",
+    "// is read once per RHB heads; each thread keeps its slice of column c in registers and applies it\n",
+    "// to all RHB heads (RHB = the largest divisor of G up to 8, a compile-time count: no predication).\n",
+    "static __host__ __device__ constexpr int oscar_rhb(int g, int k) { return k <= 1 \? 1 : (g % k == 0 \? k : oscar_rhb(g, k - 1)); }\n",
+    "#define RHB oscar_rhb(G, 8)\n",
+    "extern \"C\" __device__ int oscar_rotate_q_heads = RHB;\n",
     "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot_params p) {\n",
-    "    __shared__ float xs[D];\n",
-    "    __shared__ float red[RMAX * D];\n",
-    "    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x % D, sl = threadIdx.x / D, nsl = blockDim.x / D;\n",
+    "    __shared__ float xs[RHB * D];\n",
+    "    __shared__ float red[RHB * RMAX * D];\n",
+    "    const int h0 = blockIdx.x * RHB, b = blockIdx.y, c = threadIdx.x % D, sl = threadIdx.x / D, nsl = blockDim.x / D;\n",
     "    const int rps = D / nsl, i0 = sl * rps;\n",
-    "    const size_t row = ((size_t)b * p.Hq + h) * D;\n",
-    "    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h / p.gqa : 0)) * D * D;\n",
+    "    const size_t row0 = ((size_t)b * p.Hq + h0) * D;\n",
+    "    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h0 / p.gqa : 0)) * D * D;\n",
     "    float r[RCH];\n",
     "    oscar_pdl_launch();\n",
     "#pragma unroll\n",
     "    for (int k = 0; k < RCH; k++) r[k] = k < rps \? R[(size_t)(i0 + k) * D + c] : 0.0f;\n",
     "    oscar_pdl_wait();\n",
-    "    if (sl == 0) xs[c] = ((const float *)p.x)[row + c];\n",
+    "    for (int i = threadIdx.x; i < RHB * D; i += blockDim.x) xs[i] = ((const float *)p.x)[row0 + i];\n",
     "    __syncthreads();\n",
-    "    float acc = 0.0f;\n",
+    "    float acc[RHB];\n",
+    "#pragma unroll\n",
+    "    for (int hh = 0; hh < RHB; hh++) acc[hh] = 0.0f;\n",
     "    for (int k0 = 0; k0 < rps; k0 += RCH) {\n",
     "        if (k0 > 0) {\n",
     "#pragma unroll\n",
@@ -2838,10 +2847,20 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        }\n",
     "#pragma unroll\n",
     "        for (int k = 0; k < RCH; k++)\n",
-    "            if (k0 + k < rps) acc += xs[i0 + k0 + k] * r[k];\n",
+    "            if (k0 + k < rps) {\n",
+    "#pragma unroll\n",
+    "                for (int hh = 0; hh < RHB; hh++) acc[hh] += xs[hh * D + i0 + k0 + k] * r[k];\n",
+    "            }\n",
     "    }\n",
-    "    acc = oscar_slice_sum(red, acc, c, sl, nsl);\n",
-    "    if (sl == 0) ((float *)p.y)[row + c] = acc;\n",
+    "#pragma unroll\n",
+    "    for (int hh = 0; hh < RHB; hh++) red[(hh * nsl + sl) * D + c] = acc[hh];\n",
+    "    __syncthreads();\n",
+    "    for (int i = threadIdx.x; i < RHB * D; i += blockDim.x) {\n",
+    "        const int hh = i / D, cc = i % D;\n",
+    "        float t = 0.0f;\n",
+    "        for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * D + cc];\n",
+    "        ((float *)p.y)[row0 + i] = t;\n",
+    "    }\n",
     "}\n",
     "\n",
     "// merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq, B), D x NSL threads.\n",
@@ -3947,6 +3966,9 @@ static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
             r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][0], kv->mod_decode[G], "oscar_decode");
         }
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][1], kv->mod_decode[G], "oscar_rotate_q");
+        if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_rotate_q_heads");
+        if (!r) r = cu->drv.cuMemcpyDtoH(&kv->rqh_decode[G], gp, sizeof(int));
+        if (!r && (kv->rqh_decode[G] < 1 || G % kv->rqh_decode[G])) kv->rqh_decode[G] = 1;
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
         if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
         if (!r) r = cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_decode[G][0], kv->thr_decode[G], (size_t)smem);
@@ -4078,7 +4100,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.y = kv->work + off_q;
         rp.rot = kv->krot;
         qr = rp.y;
-        rc = oscar__launch_ex(kv, kv->fn_decode[G][1], "oscar_rotate_q", (unsigned)n_q_heads, (unsigned)n_seqs, 1, 512u, 0, &rp, 1); /* D x 512 / D: RSL */
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][1], "oscar_rotate_q", (unsigned)(n_q_heads / kv->rqh_decode[G]), (unsigned)n_seqs, 1, 512u, 0, &rp, 1); /* D x 512 / D: RSL */
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[1], kv->stream);
     if (!rc) {

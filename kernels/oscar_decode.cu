@@ -1435,22 +1435,30 @@ static __device__ __forceinline__ float oscar_slice_sum(float *red, float v, int
     return t;
 }
 
-// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq, B), D x NSL threads.
+// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB, B), D x NSL threads:
+// a block rotates RHB query heads of one KV head (they share the rotation), so the D x D rotation
+// is read once per RHB heads; each thread keeps its slice of column c in registers and applies it
+// to all RHB heads (RHB = the largest divisor of G up to 8, a compile-time count: no predication).
+static __host__ __device__ constexpr int oscar_rhb(int g, int k) { return k <= 1 ? 1 : (g % k == 0 ? k : oscar_rhb(g, k - 1)); }
+#define RHB oscar_rhb(G, 8)
+extern "C" __device__ int oscar_rotate_q_heads = RHB;
 extern "C" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot_params p) {
-    __shared__ float xs[D];
-    __shared__ float red[RMAX * D];
-    const int h = blockIdx.x, b = blockIdx.y, c = threadIdx.x % D, sl = threadIdx.x / D, nsl = blockDim.x / D;
+    __shared__ float xs[RHB * D];
+    __shared__ float red[RHB * RMAX * D];
+    const int h0 = blockIdx.x * RHB, b = blockIdx.y, c = threadIdx.x % D, sl = threadIdx.x / D, nsl = blockDim.x / D;
     const int rps = D / nsl, i0 = sl * rps;
-    const size_t row = ((size_t)b * p.Hq + h) * D;
-    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h / p.gqa : 0)) * D * D;
+    const size_t row0 = ((size_t)b * p.Hq + h0) * D;
+    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h0 / p.gqa : 0)) * D * D;
     float r[RCH];
     oscar_pdl_launch();
 #pragma unroll
     for (int k = 0; k < RCH; k++) r[k] = k < rps ? R[(size_t)(i0 + k) * D + c] : 0.0f;
     oscar_pdl_wait();
-    if (sl == 0) xs[c] = ((const float *)p.x)[row + c];
+    for (int i = threadIdx.x; i < RHB * D; i += blockDim.x) xs[i] = ((const float *)p.x)[row0 + i];
     __syncthreads();
-    float acc = 0.0f;
+    float acc[RHB];
+#pragma unroll
+    for (int hh = 0; hh < RHB; hh++) acc[hh] = 0.0f;
     for (int k0 = 0; k0 < rps; k0 += RCH) {
         if (k0 > 0) {
 #pragma unroll
@@ -1458,10 +1466,20 @@ extern "C" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot
         }
 #pragma unroll
         for (int k = 0; k < RCH; k++)
-            if (k0 + k < rps) acc += xs[i0 + k0 + k] * r[k];
+            if (k0 + k < rps) {
+#pragma unroll
+                for (int hh = 0; hh < RHB; hh++) acc[hh] += xs[hh * D + i0 + k0 + k] * r[k];
+            }
     }
-    acc = oscar_slice_sum(red, acc, c, sl, nsl);
-    if (sl == 0) ((float *)p.y)[row + c] = acc;
+#pragma unroll
+    for (int hh = 0; hh < RHB; hh++) red[(hh * nsl + sl) * D + c] = acc[hh];
+    __syncthreads();
+    for (int i = threadIdx.x; i < RHB * D; i += blockDim.x) {
+        const int hh = i / D, cc = i % D;
+        float t = 0.0f;
+        for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * D + cc];
+        ((float *)p.y)[row0 + i] = t;
+    }
 }
 
 // merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq, B), D x NSL threads.

@@ -18,9 +18,9 @@ for v in new old; do
     $bin --batch 8,32 --ctx 32768,131072 --iters 20 --csv "$OUT/b832_$v.csv" > "$OUT/b832_$v.log" 2>&1
     $bin --batch 64 --ctx 32768 --iters 10 --csv "$OUT/b64_$v.csv" > "$OUT/b64_$v.log" 2>&1
 done
-echo "file      mode  batch  context   us    min   b2b   %copy"
+echo "file      mode  batch  context   us    min   b2b   graph  %copy"
 for f in "$OUT"/b1_*.csv "$OUT"/b832_*.csv "$OUT"/b64_*.csv; do
     t=$(basename "$f" .csv)
-    awk -F, -v t="$t" 'NR > 1 { printf "%-9s %-5s %5s %8s %7.1f %7.1f %7.1f %5.1f%%\n", t, $1, $2, $3, $8, $9, $10, $14 }' "$f"
+    awk -F, -v t="$t" 'NR > 1 { printf "%-9s %-5s %5s %8s %7.1f %7.1f %7.1f %7.1f %5.1f%%\n", t, $1, $2, $3, $8, $9, $10, $15, $14 }' "$f"
 done
 grep -h "^copy" "$OUT"/b1_new.log
