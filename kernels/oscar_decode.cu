@@ -1414,26 +1414,15 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }
 #endif
 
-// The two small launches read a D x D fp32 rotation each (64 KB at D 128) with one block per query
-// head: a loop of dependent loads costs one memory round trip per few rows (measured 12.7 us for
-// oscar_rotate_q and 17.7 us for oscar_merge at batch 1, issue 5). Blocks are D x NSL threads
-// (NSL = blockDim.x / D slices, 512 threads in all): thread (c, sl) loads its slice's D / NSL
-// rows of column c up front (all in flight: one round trip), and the slices add up in shared
-// memory. The merge spreads the splits the same way and computes each split's weight once.
+// The two small launches read a D x D fp32 rotation each (64 KB at D 128). A loop of dependent
+// loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us
+// for oscar_merge at batch 1, issue 5), so blocks are D x NSL threads (NSL = blockDim.x / D
+// slices, 512 threads in all): thread (c, sl) loads its slice's D / NSL rows of column c up front
+// (all in flight: one round trip), and the slices add up in shared memory.
 #define RSL 512                       // threads per block of the two small kernels
 #define RMAX (RSL / D < 1 ? 1 : RSL / D) // slices
 #define RPS (D / RMAX)                // rows per slice
 #define RCH (RPS < 64 ? RPS : 64)      // rows in registers at a time (D 256: two round trips)
-
-// sum over the slices of v (thread (c, sl) holds slice sl's partial of column c); all threads get it
-static __device__ __forceinline__ float oscar_slice_sum(float *red, float v, int c, int sl, int nsl) {
-    red[sl * D + c] = v;
-    __syncthreads();
-    float t = 0.0f;
-    for (int k = 0; k < nsl; k++) t += red[k * D + c];
-    __syncthreads();
-    return t;
-}
 
 // q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB, B), D x NSL threads:
 // a block rotates RHB query heads of one KV head (they share the rotation), so the D x D rotation
@@ -1482,67 +1471,114 @@ extern "C" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot
     }
 }
 
-// merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq, B), D x NSL threads.
-extern "C" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) {
-    __shared__ float os[D];
-    __shared__ float red[RMAX * D];
-    __shared__ float wsp[1024], wls[1024]; // per split: weight exp2(m - M) (0 for empty splits), weight x l
-    __shared__ float mx[RSL / 32];
-    const int h = blockIdx.x, b = blockIdx.y, tid = threadIdx.x, c = tid % D, sl = tid / D, nsl = blockDim.x / D;
-    const int rps = D / nsl, i0 = sl * rps, nt = blockDim.x;
-    const size_t hb = (size_t)b * p.Hq + h;
-    const float *ml = (const float *)p.part_ml + hb * p.n_splits * 2;
-    const float *po = (const float *)p.part_o + hb * p.n_splits * D;
-    const float *RT = p.rot ? (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h / p.gqa : 0)) * D * D : (const float *)0;
+// merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq / NH, B), D x NSL
+// threads; a block merges NH query heads of one KV head. oscar_merge (NH 1) has the most blocks
+// for small batches; oscar_merge_g (NH = RHB, as oscar_rotate_q) applies the rotation slice each
+// thread holds to all RHB heads, so batch 32 runs 256 blocks instead of 1024 (one 512-thread
+// block fits an SM at these kernels' registers). The host keeps RHB x splits <= 1024.
+template <int NH>
+static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &p) {
+    __shared__ float os[NH * D];
+    __shared__ float red[NH * RMAX * D];
+    __shared__ float wsp[1024], wls[1024]; // [NH][S]: weight exp2(m - M) (0 for empty splits), weight x l
+    __shared__ float hm[NH], hl[NH];     // per head: max over non-empty splits, sum L
+    const int h0 = blockIdx.x * NH, b = blockIdx.y, tid = threadIdx.x, c = tid % D, sl = tid / D, nsl = blockDim.x / D;
+    const int rps = D / nsl, i0 = sl * rps, nt = blockDim.x, S = p.n_splits, warp = tid >> 5, lane = tid & 31;
+    const size_t hb0 = (size_t)b * p.Hq + h0;
+    const float *ml = (const float *)p.part_ml + hb0 * S * 2;
+    const float *po = (const float *)p.part_o + hb0 * S * D;
+    const float *RT = p.rot ? (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h0 / p.gqa : 0)) * D * D : (const float *)0;
     float r[RCH];
     if (RT) {
 #pragma unroll
         for (int k = 0; k < RCH; k++) r[k] = k < rps ? RT[(size_t)(i0 + k) * D + c] : 0.0f;
     }
     oscar_pdl_wait(); // the decode grid has finished
-    // the running max over non-empty splits, then each split's weight and the sum L
-    float M = OSCAR_NEG_INF;
-    for (int s = tid; s < p.n_splits; s += nt) {
-        const float l = ml[2 * s + 1], m = ml[2 * s];
-        if (l > 0.0f) M = fmaxf(M, m);
-    }
+    // the first MW splits of every head in flight before the weights need them (batch 1 with
+    // up to MW x NSL splits: every partial in one round trip); an empty split's partial o is 0
+    // (oscar_decode_w writes every split), a split of a sequence with non-finite values has weight > 0
+#define MW (16 / NH > 2 ? 16 / NH : 2) // partial loads per head in flight per thread
+    float v0[NH][MW];
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
-    if ((tid & 31) == 0) mx[tid >> 5] = M;
-    __syncthreads();
-    M = OSCAR_NEG_INF;
-    for (int w = 0; w < nt / 32; w++) M = fmaxf(M, mx[w]);
-    for (int s = tid; s < p.n_splits; s += nt) {
-        const float l = ml[2 * s + 1], w = l > 0.0f ? exp2f(ml[2 * s] - M) : 0.0f;
-        wsp[s] = w;
-        wls[s] = w * l;
+    for (int hh = 0; hh < NH; hh++)
+#pragma unroll
+        for (int k = 0; k < MW; k++) {
+            const int s = sl + k * nsl;
+            v0[hh][k] = s < S ? po[((size_t)hh * S + s) * D + c] : 0.0f;
+        }
+    for (int i = tid; i < NH * S; i += nt) {
+        wsp[i] = ml[2 * i];
+        wls[i] = ml[2 * i + 1];
     }
     __syncthreads();
-    float L = 0.0f, o = 0.0f;
-    for (int s = 0; s < p.n_splits; s++) L += wls[s]; // same order in every thread
-    // all of this thread's loads in flight at once (16 per round trip): an empty split's weight
-    // is 0 and its partial o is 0 (oscar_decode_w writes every split), a split of a sequence
-    // with non-finite values has weight > 0
-    for (int s0 = sl; s0 < p.n_splits; s0 += 16 * nsl) {
-        float v[16];
+    // per head (one warp each): the max over non-empty splits, each split's weight, the sum L
+    for (int hh = warp; hh < NH; hh += nt / 32) {
+        float M = OSCAR_NEG_INF;
+        for (int s = lane; s < S; s += 32)
+            if (wls[hh * S + s] > 0.0f) M = fmaxf(M, wsp[hh * S + s]);
 #pragma unroll
-        for (int k = 0; k < 16; k++) {
-            const int s = s0 + k * nsl;
-            v[k] = s < p.n_splits ? po[(size_t)s * D + c] : 0.0f;
+        for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
+        float L = 0.0f;
+        for (int s = lane; s < S; s += 32) {
+            const float l = wls[hh * S + s], w = l > 0.0f ? exp2f(wsp[hh * S + s] - M) : 0.0f;
+            wsp[hh * S + s] = w;
+            wls[hh * S + s] = w * l;
+            L += w * l;
         }
 #pragma unroll
-        for (int k = 0; k < 16; k++) {
-            const int s = s0 + k * nsl;
-            const float w = s < p.n_splits ? wsp[s] : 0.0f;
-            if (w > 0.0f) o += w * v[k];
+        for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);
+        if (lane == 0) {
+            hm[hh] = M;
+            hl[hh] = L;
         }
     }
-    o = oscar_slice_sum(red, o, c, sl, nsl);
-    o = L > 0.0f ? o / L : 0.0f;
+    __syncthreads();
+    float o[NH];
+#pragma unroll
+    for (int hh = 0; hh < NH; hh++) {
+        o[hh] = 0.0f;
+#pragma unroll
+        for (int k = 0; k < MW; k++) {
+            const int s = sl + k * nsl;
+            const float w = s < S ? wsp[hh * S + s] : 0.0f;
+            if (w > 0.0f) o[hh] += w * v0[hh][k];
+        }
+    }
+    for (int s0 = sl + MW * nsl; s0 < S; s0 += MW * nsl) {
+        float v[NH][MW];
+#pragma unroll
+        for (int hh = 0; hh < NH; hh++)
+#pragma unroll
+            for (int k = 0; k < MW; k++) {
+                const int s = s0 + k * nsl;
+                v[hh][k] = s < S ? po[((size_t)hh * S + s) * D + c] : 0.0f;
+            }
+#pragma unroll
+        for (int hh = 0; hh < NH; hh++)
+#pragma unroll
+            for (int k = 0; k < MW; k++) {
+                const int s = s0 + k * nsl;
+                const float w = s < S ? wsp[hh * S + s] : 0.0f;
+                if (w > 0.0f) o[hh] += w * v[hh][k];
+            }
+    }
+    // sum over the slices; normalise
+#pragma unroll
+    for (int hh = 0; hh < NH; hh++) red[(hh * nsl + sl) * D + c] = o[hh];
+    __syncthreads();
+    for (int i = tid; i < NH * D; i += nt) {
+        const int hh = i / D, cc = i % D;
+        float t = 0.0f;
+        for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * D + cc];
+        t = hl[hh] > 0.0f ? t / hl[hh] : 0.0f;
+        if (RT) os[i] = t;
+        else ((float *)p.y)[hb0 * D + i] = t;
+    }
     if (RT) {
-        if (sl == 0) os[c] = o;
         __syncthreads();
-        float acc = 0.0f;
+        float acc[NH];
+#pragma unroll
+        for (int hh = 0; hh < NH; hh++) acc[hh] = 0.0f;
         for (int k0 = 0; k0 < rps; k0 += RCH) {
             if (k0 > 0) {
 #pragma unroll
@@ -1550,9 +1586,22 @@ extern "C" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_pa
             }
 #pragma unroll
             for (int k = 0; k < RCH; k++)
-                if (k0 + k < rps) acc += os[i0 + k0 + k] * r[k];
+                if (k0 + k < rps) {
+#pragma unroll
+                    for (int hh = 0; hh < NH; hh++) acc[hh] += os[hh * D + i0 + k0 + k] * r[k];
+                }
         }
-        o = oscar_slice_sum(red, acc, c, sl, nsl);
+#pragma unroll
+        for (int hh = 0; hh < NH; hh++) red[(hh * nsl + sl) * D + c] = acc[hh]; // the reads of red above were before the last barrier
+        __syncthreads();
+        for (int i = tid; i < NH * D; i += nt) {
+            const int hh = i / D, cc = i % D;
+            float t = 0.0f;
+            for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * D + cc];
+            ((float *)p.y)[hb0 * D + i] = t;
+        }
     }
-    if (sl == 0) ((float *)p.y)[hb * D + c] = o;
 }
+#undef MW
+extern "C" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) { oscar_merge_body<1>(p); }
+extern "C" __global__ void __launch_bounds__(RSL) oscar_merge_g(const oscar_rot_params p) { oscar_merge_body<oscar_rhb(G, 8)>(p); }
