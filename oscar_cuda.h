@@ -362,6 +362,9 @@ typedef struct oscar_cuda_kv {
                                            events before the query rotation, the decode, the merge, and after */
     int splits;                         /* 0 (init): attend picks the splits per sequence and KV head;
                                            > 0: use this many (clamped to the work), for tuning */
+    int merge;                          /* 0 (init): attend picks the merge kernel by batch; 1: one query
+                                           head per block; 2: the query heads of a KV head per block
+                                           (tests, tuning) */
     char msg[OSCAR_CUDA_MSG_SIZE];
 } oscar_cuda_kv;
 
@@ -4184,7 +4187,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.part_ml = kv->work + off_ml;
         /* one query head per block while the blocks fit two waves (batch 1: the shortest chain),
            else the heads of a KV head share a block and the rotation slice (fewer waves) */
-        const int grouped = kv->rqh_decode[G] > 1 && (long long)n_q_heads * n_seqs > 2LL * (cu->sm_count > 0 ? cu->sm_count : 100);
+        const int grouped = kv->merge == 2 || (kv->merge != 1 && kv->rqh_decode[G] > 1 && (long long)n_q_heads * n_seqs > 2LL * (cu->sm_count > 0 ? cu->sm_count : 100));
         rc = oscar__launch_ex(kv, kv->fn_decode[G][grouped ? 3 : 2], grouped ? "oscar_merge_g" : "oscar_merge", (unsigned)(n_q_heads / (grouped ? kv->rqh_decode[G] : 1)), (unsigned)n_seqs, 1, 512u, 0, &rp, 1);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[3], kv->stream);

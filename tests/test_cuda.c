@@ -522,10 +522,10 @@ static int compare_cache(harness *hs, int seq, const char *name) {
     return bad;
 }
 
-/* GPU attention for a batch against the CPU reference, every layer; max_err: worst
-   |g - c| / (1e-4 + 2e-3 |c|) (<= 1 passes) */
+/* GPU attention for a batch against the CPU reference, every layer, through each of the two merge
+   kernels; max_err: worst |g - c| / (1e-4 + 2e-3 |c|) (<= 1 passes) */
 static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const char *name, double *worst) {
-    int l, b, i, bad = 0, rc, d = hs->cpu.d;
+    int l, b, i, mm, bad = 0, rc, d = hs->cpu.d;
     size_t per = (size_t)Hq * d;
     float *q = (float *)malloc(sizeof(float) * per * B), *oc = (float *)malloc(sizeof(float) * per * B), *og = (float *)malloc(sizeof(float) * per * B);
     oscar_cu_ptr dq = 0, dout = 0;
@@ -544,28 +544,32 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
                 goto out;
             }
         }
-        for (i = 0; i < (int)(per * B); i++) og[i] = NAN; /* poison */
-        oscar_cuda_upload(hs->cu, dout, og, sizeof(float) * per * B);
-        oscar_cuda_upload(hs->cu, dq, q, sizeof(float) * per * B);
-        rc = oscar_cuda_kv_attend(&hs->gpu, l, seqs, B, dout, dq, Hq, 0.0f);
-        if (rc) {
-            printf("FAIL %s: gpu attend: %s: %s\n", name, oscar_result_string(rc), hs->gpu.msg);
-            g_fail++;
-            goto out;
-        }
-        rc = oscar_cuda_download(hs->cu, og, dout, sizeof(float) * per * B);
-        if (rc) {
-            printf("FAIL %s: download: %s\n", name, hs->cu->msg);
-            g_fail++;
-            goto out;
-        }
-        for (i = 0; i < (int)(per * B); i++) {
-            double c = oc[i], gv = og[i], tol = 1e-4 + 2e-3 * fabs(c), e = fabs(gv - c) / tol;
-            if (!(e <= 1.0)) {
-                if (bad < 5) printf("FAIL %s layer %d seq %d head %d ch %d: gpu %.7g cpu %.7g\n", name, l, seqs[i / (int)per], (i % (int)per) / d, i % d, gv, c);
-                bad++;
+        for (mm = 1; mm <= 2; mm++) { /* both merge kernels: one query head per block, a KV head's heads per block */
+            for (i = 0; i < (int)(per * B); i++) og[i] = NAN; /* poison */
+            oscar_cuda_upload(hs->cu, dout, og, sizeof(float) * per * B);
+            oscar_cuda_upload(hs->cu, dq, q, sizeof(float) * per * B);
+            hs->gpu.merge = mm;
+            rc = oscar_cuda_kv_attend(&hs->gpu, l, seqs, B, dout, dq, Hq, 0.0f);
+            hs->gpu.merge = 0;
+            if (rc) {
+                printf("FAIL %s: gpu attend: %s: %s\n", name, oscar_result_string(rc), hs->gpu.msg);
+                g_fail++;
+                goto out;
             }
-            if (!(e <= *worst)) *worst = e;
+            rc = oscar_cuda_download(hs->cu, og, dout, sizeof(float) * per * B);
+            if (rc) {
+                printf("FAIL %s: download: %s\n", name, hs->cu->msg);
+                g_fail++;
+                goto out;
+            }
+            for (i = 0; i < (int)(per * B); i++) {
+                double c = oc[i], gv = og[i], tol = 1e-4 + 2e-3 * fabs(c), e = fabs(gv - c) / tol;
+                if (!(e <= 1.0)) {
+                    if (bad < 5) printf("FAIL %s merge %d layer %d seq %d head %d ch %d: gpu %.7g cpu %.7g\n", name, mm, l, seqs[i / (int)per], (i % (int)per) / d, i % d, gv, c);
+                    bad++;
+                }
+                if (!(e <= *worst)) *worst = e;
+            }
         }
     }
     if (bad) {
