@@ -132,14 +132,23 @@ def main():
         naive = [relp(c, "int2-naive") for c in ctxs if "int2-naive" in ppl[c]]
         note = "dashed: +5 %" + ("; int2-naive off scale (%+.0f to %+.0f %%)" % (min(naive), max(naive)) if naive else "")
         svg.append('<text x="%g" y="%g" font-size="10" text-anchor="middle">%s</text>' % (450 + 150, 60 + 14, note))
-    spec_niah = [f for f in niah_files if "clip" not in os.path.basename(f)]  # the plot: SPEC clips
-    if spec_niah:
-        d = json.load(open(spec_niah[-1]))
-        lens = d["lengths"]
-        p = Panel(svg, 830, 60, 280, 260, "needle in a haystack", lens, 0.0, 100.0, ylabel="exact match (%)")
+    # the needle panel: every run at the SPEC's clips and the SPEC's sink and window (the JSON says
+    # which geometry it used; runs before it did had none), hits pooled per mode and length
+    pooled = {}
+    for f in niah_files:
+        d = json.load(open(f))
+        if d.get("k_clip") or d.get("v_clip") or d.get("sink") != 64 or d.get("window") != 256:
+            continue
         for m in d["modes"]:
-            p.line([(i, 100.0 * sum(row) / len(row) / d["trials"]) for i, row in enumerate(m["hits"])], COLORS.get(m["mode"], "#000"),
-                   dash=m["mode"] == "bf16")
+            for L, row in zip(d["lengths"], m["hits"]):
+                h, n = pooled.setdefault(m["mode"], {}).get(L, (0, 0))
+                pooled[m["mode"]][L] = (h + sum(row), n + len(row) * d["trials"])
+    if pooled:
+        lens = sorted({L for m in pooled for L in pooled[m]})
+        p = Panel(svg, 830, 60, 280, 260, "needle in a haystack (sink 64 + window 256)", lens, 0.0, 100.0, ylabel="exact match (%)")
+        for mode in [m for m in ORDER if m in pooled]:
+            p.line([(i, 100.0 * pooled[mode][L][0] / pooled[mode][L][1]) for i, L in enumerate(lens) if L in pooled[mode]], COLORS.get(mode, "#000"),
+                   dash=mode == "bf16")
     x = 120
     for m in modes:
         svg.append('<rect x="%d" y="%d" width="14" height="4" fill="%s"/>' % (x, H - 16, COLORS[m]))
@@ -216,8 +225,8 @@ def main():
     held = sorted(glob.glob(os.path.join(HERE, "heldout", "*.json")))
     if held:
         print()
-        print("| run (results/heldout/) | window | mode | rotations | clips K / V | group | PPL | vs bf16 | KLD | top-1 |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("| run (results/heldout/) | window | mode | rotations | clips K / V | group | BF16 sink + window | PPL | vs bf16 | KLD | top-1 |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for f in held:
             d = json.load(open(f))
             kc, vc = d.get("k_clip", 0), d.get("v_clip", 0)
@@ -229,9 +238,9 @@ def main():
                     if tag in name:
                         clips = "0.%s / 0.%s" % (tag[4:6], tag[7:9])
             for c, m, rel, ref in vs_bf16(d):
-                print("| %s | %d tokens from %d | %s | %s | %s | %s | %.3f (bf16 %.3f) | %+.2f%% | %.4f | %.2f%% |" % (
+                print("| %s | %d tokens from %d | %s | %s | %s | %s | %d + %d | %.3f (bf16 %.3f) | %+.2f%% | %.4f | %.2f%% |" % (
                     os.path.basename(f), d["ctx"], d["start"], m["mode"], d["rot"] if m["mode"] == "oscar" else "H",
-                    clips, d.get("group") or 64, m["ppl"], ref["ppl"], rel, m["kld"], 100 * m["top1"]))
+                    clips, d.get("group") or 64, d.get("sink", 64), d.get("window", 256), m["ppl"], ref["ppl"], rel, m["kld"], 100 * m["top1"]))
 
 
 if __name__ == "__main__":
