@@ -1424,6 +1424,39 @@ extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; 
 #define RPS (D / RMAX)                // rows per slice
 #define RCH (RPS < 64 ? RPS : 64)      // rows in registers at a time (D 256: two round trips)
 
+// acc[h] = thread (c, sl)'s slice of x[h] . R[:, c] (rows i0 .. i0 + rps - 1) for NH vectors x in
+// shared memory; r holds the slice's first RCH rows of column c (loaded before the caller waited)
+template <int NH>
+static __device__ __forceinline__ void oscar_rot_slice(float (&acc)[NH], float (&r)[RCH], const float *R, const float *x, int c, int i0, int rps) {
+#pragma unroll
+    for (int hh = 0; hh < NH; hh++) acc[hh] = 0.0f;
+    for (int k0 = 0; k0 < rps; k0 += RCH) {
+        if (k0 > 0) {
+#pragma unroll
+            for (int k = 0; k < RCH; k++) r[k] = k0 + k < rps ? R[(size_t)(i0 + k0 + k) * D + c] : 0.0f;
+        }
+#pragma unroll
+        for (int k = 0; k < RCH; k++)
+            if (k0 + k < rps) {
+#pragma unroll
+                for (int hh = 0; hh < NH; hh++) acc[hh] += x[hh * D + i0 + k0 + k] * r[k];
+            }
+    }
+}
+// the slices' partials of NH columns-of-D vectors into red [NH][nsl][D], then a barrier; the
+// caller reads each total with oscar_slice_total (and must barrier before red is written again)
+template <int NH>
+static __device__ __forceinline__ void oscar_slices_put(float *red, const float (&v)[NH], int c, int sl, int nsl) {
+#pragma unroll
+    for (int hh = 0; hh < NH; hh++) red[(hh * nsl + sl) * D + c] = v[hh];
+    __syncthreads();
+}
+static __device__ __forceinline__ float oscar_slice_total(const float *red, int hh, int c, int nsl) {
+    float t = 0.0f;
+    for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * D + c];
+    return t;
+}
+
 // q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB, B), D x NSL threads:
 // a block rotates RHB query heads of one KV head (they share the rotation), so the D x D rotation
 // is read once per RHB heads; each thread keeps its slice of column c in registers and applies it
@@ -1446,29 +1479,9 @@ extern "C" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot
     for (int i = threadIdx.x; i < RHB * D; i += blockDim.x) xs[i] = ((const float *)p.x)[row0 + i];
     __syncthreads();
     float acc[RHB];
-#pragma unroll
-    for (int hh = 0; hh < RHB; hh++) acc[hh] = 0.0f;
-    for (int k0 = 0; k0 < rps; k0 += RCH) {
-        if (k0 > 0) {
-#pragma unroll
-            for (int k = 0; k < RCH; k++) r[k] = k0 + k < rps ? R[(size_t)(i0 + k0 + k) * D + c] : 0.0f;
-        }
-#pragma unroll
-        for (int k = 0; k < RCH; k++)
-            if (k0 + k < rps) {
-#pragma unroll
-                for (int hh = 0; hh < RHB; hh++) acc[hh] += xs[hh * D + i0 + k0 + k] * r[k];
-            }
-    }
-#pragma unroll
-    for (int hh = 0; hh < RHB; hh++) red[(hh * nsl + sl) * D + c] = acc[hh];
-    __syncthreads();
-    for (int i = threadIdx.x; i < RHB * D; i += blockDim.x) {
-        const int hh = i / D, cc = i % D;
-        float t = 0.0f;
-        for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * D + cc];
-        ((float *)p.y)[row0 + i] = t;
-    }
+    oscar_rot_slice<RHB>(acc, r, R, xs, c, i0, rps);
+    oscar_slices_put<RHB>(red, acc, c, sl, nsl);
+    for (int i = threadIdx.x; i < RHB * D; i += blockDim.x) ((float *)p.y)[row0 + i] = oscar_slice_total(red, i / D, i % D, nsl);
 }
 
 // merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq / NH, B), D x NSL
@@ -1498,14 +1511,17 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     // up to MW x NSL splits: every partial in one round trip); an empty split's partial o is 0
     // (oscar_decode_w writes every split), a split of a sequence with non-finite values has weight > 0
 #define MW (16 / NH > 2 ? 16 / NH : 2) // partial loads per head in flight per thread
-    float v0[NH][MW];
+    float v[NH][MW], o[NH];
+    auto load = [&](int s0) { // splits s0, s0 + nsl, ... s0 + (MW - 1) nsl of every head
 #pragma unroll
-    for (int hh = 0; hh < NH; hh++)
+        for (int hh = 0; hh < NH; hh++)
 #pragma unroll
-        for (int k = 0; k < MW; k++) {
-            const int s = sl + k * nsl;
-            v0[hh][k] = s < S ? po[((size_t)hh * S + s) * D + c] : 0.0f;
-        }
+            for (int k = 0; k < MW; k++) {
+                const int s = s0 + k * nsl;
+                v[hh][k] = s < S ? po[((size_t)hh * S + s) * D + c] : 0.0f;
+            }
+    };
+    load(sl);
     for (int i = tid; i < NH * S; i += nt) {
         wsp[i] = ml[2 * i];
         wls[i] = ml[2 * i + 1];
@@ -1533,26 +1549,10 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         }
     }
     __syncthreads();
-    float o[NH];
 #pragma unroll
-    for (int hh = 0; hh < NH; hh++) {
-        o[hh] = 0.0f;
-#pragma unroll
-        for (int k = 0; k < MW; k++) {
-            const int s = sl + k * nsl;
-            const float w = s < S ? wsp[hh * S + s] : 0.0f;
-            if (w > 0.0f) o[hh] += w * v0[hh][k];
-        }
-    }
-    for (int s0 = sl + MW * nsl; s0 < S; s0 += MW * nsl) {
-        float v[NH][MW];
-#pragma unroll
-        for (int hh = 0; hh < NH; hh++)
-#pragma unroll
-            for (int k = 0; k < MW; k++) {
-                const int s = s0 + k * nsl;
-                v[hh][k] = s < S ? po[((size_t)hh * S + s) * D + c] : 0.0f;
-            }
+    for (int hh = 0; hh < NH; hh++) o[hh] = 0.0f;
+    for (int s0 = sl; s0 < S; s0 += MW * nsl) {
+        if (s0 != sl) load(s0); // the first round is already in registers
 #pragma unroll
         for (int hh = 0; hh < NH; hh++)
 #pragma unroll
@@ -1562,44 +1562,19 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
                 if (w > 0.0f) o[hh] += w * v[hh][k];
             }
     }
-    // sum over the slices; normalise
-#pragma unroll
-    for (int hh = 0; hh < NH; hh++) red[(hh * nsl + sl) * D + c] = o[hh];
-    __syncthreads();
+    // sum over the slices; normalise; un-rotate
+    oscar_slices_put<NH>(red, o, c, sl, nsl);
     for (int i = tid; i < NH * D; i += nt) {
-        const int hh = i / D, cc = i % D;
-        float t = 0.0f;
-        for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * D + cc];
-        t = hl[hh] > 0.0f ? t / hl[hh] : 0.0f;
-        if (RT) os[i] = t;
-        else ((float *)p.y)[hb0 * D + i] = t;
+        const float t = oscar_slice_total(red, i / D, i % D, nsl), L = hl[i / D];
+        if (RT) os[i] = L > 0.0f ? t / L : 0.0f;
+        else ((float *)p.y)[hb0 * D + i] = L > 0.0f ? t / L : 0.0f;
     }
     if (RT) {
-        __syncthreads();
+        __syncthreads(); // os is complete and every read of red above is done
         float acc[NH];
-#pragma unroll
-        for (int hh = 0; hh < NH; hh++) acc[hh] = 0.0f;
-        for (int k0 = 0; k0 < rps; k0 += RCH) {
-            if (k0 > 0) {
-#pragma unroll
-                for (int k = 0; k < RCH; k++) r[k] = k0 + k < rps ? RT[(size_t)(i0 + k0 + k) * D + c] : 0.0f;
-            }
-#pragma unroll
-            for (int k = 0; k < RCH; k++)
-                if (k0 + k < rps) {
-#pragma unroll
-                    for (int hh = 0; hh < NH; hh++) acc[hh] += os[hh * D + i0 + k0 + k] * r[k];
-                }
-        }
-#pragma unroll
-        for (int hh = 0; hh < NH; hh++) red[(hh * nsl + sl) * D + c] = acc[hh]; // the reads of red above were before the last barrier
-        __syncthreads();
-        for (int i = tid; i < NH * D; i += nt) {
-            const int hh = i / D, cc = i % D;
-            float t = 0.0f;
-            for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * D + cc];
-            ((float *)p.y)[hb0 * D + i] = t;
-        }
+        oscar_rot_slice<NH>(acc, r, RT, os, c, i0, rps);
+        oscar_slices_put<NH>(red, acc, c, sl, nsl);
+        for (int i = tid; i < NH * D; i += nt) ((float *)p.y)[hb0 * D + i] = oscar_slice_total(red, i / D, i % D, nsl);
     }
 }
 #undef MW
