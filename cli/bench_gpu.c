@@ -156,8 +156,8 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
     cfg.mode = OSCAR_KV_INT2;
     cfg.group_size = g;
     cfg.page_size = P;
-    cfg.max_pages = n / P + 4;
-    cfg.max_seqs = 2;
+    cfg.max_pages = 2 * (n / P) + 8; /* two prefills held at once (the kernels' pages compared) */
+    cfg.max_seqs = 3;
     if (oscar_rotations_alloc(&rot, 1, d, Hkv, 0) || oscar_rotations_set_fixed(&rot, OSCAR_COMP_HADAMARD)) {
         printf("diag write: rotations: %s\n", rot.msg);
         return;
@@ -179,35 +179,65 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
         if (!rc) rc = oscar_cuda_upload(cu, dv + sizeof(float) * (size_t)i * row, h, sizeof(float) * c * row);
     }
     if (!rc && oscar_cuda_push(cu) == OSCAR_OK) {
+        int mode, keep[2] = {-1, -1};
         cu->drv.cuEventCreate(&e0, 0);
         cu->drv.cuEventCreate(&e1, 0);
-        for (i = 0; i < reps + 1 && !rc; i++) { /* the first call compiles/loads: not timed */
-            if ((rc = oscar_cuda_kv_seq_create(&kv, &seq)) != OSCAR_OK) break;
-            cu->drv.cuCtxSynchronize();
-            cu->drv.cuEventRecord(e0, kv.stream);
-            {
-                struct timespec t0, t1;
-                clock_gettime(CLOCK_MONOTONIC, &t0);
-                rc = oscar_cuda_kv_append(&kv, seq, 0, dk, dv, n);
-                clock_gettime(CLOCK_MONOTONIC, &t1);
-                if (i > 0) th[i - 1] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+        for (mode = 0; mode < 2 && !rc; mode++) { /* 0: the tiled fp32 kernel (default), 1: append_mma (tensor cores where built) */
+            kv.append_mma = mode == 1;
+            for (i = 0; i < reps + 1 && !rc; i++) { /* the first call compiles/loads: not timed */
+                if ((rc = oscar_cuda_kv_seq_create(&kv, &seq)) != OSCAR_OK) break;
+                cu->drv.cuCtxSynchronize();
+                cu->drv.cuEventRecord(e0, kv.stream);
+                {
+                    struct timespec t0, t1;
+                    clock_gettime(CLOCK_MONOTONIC, &t0);
+                    rc = oscar_cuda_kv_append(&kv, seq, 0, dk, dv, n);
+                    clock_gettime(CLOCK_MONOTONIC, &t1);
+                    if (i > 0) th[i - 1] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+                }
+                cu->drv.cuEventRecord(e1, kv.stream);
+                cu->drv.cuEventSynchronize(e1);
+                if (i > 0) cu->drv.cuEventElapsedTime(&tm[i - 1], e0, e1);
+                if (!rc && i == reps) { /* counters of a build with -DOSCAR_APPEND_STATS=1 (err[1..3]; zero otherwise) */
+                    unsigned int st[4];
+                    if (!oscar_cuda_download(cu, st, kv.err, sizeof st) && (st[1] | st[2] | st[3])) {
+                        printf("diag write path stats (all %d calls): %u elements to the exact chain, %u rounds, %u threshold fallbacks\n", reps + 1, st[1], st[2], st[3]);
+                        cu->drv.cuMemsetD32Async(kv.err + 4, 0, 3, kv.stream);
+                    }
+                }
+                if (!rc) rc = oscar_cuda_kv_errors(&kv);
+                if (i == reps && !rc) keep[mode] = seq;
+                else oscar_cuda_kv_seq_release(&kv, seq);
             }
-            cu->drv.cuEventRecord(e1, kv.stream);
-            cu->drv.cuEventSynchronize(e1);
-            if (i > 0) cu->drv.cuEventElapsedTime(&tm[i - 1], e0, e1);
-            if (!rc) rc = oscar_cuda_kv_errors(&kv);
-            oscar_cuda_kv_seq_release(&kv, seq);
+            if (!rc) {
+                double ms;
+                qsort(tm, (size_t)reps, sizeof(float), oscar__bg_cmp);
+                qsort(th, (size_t)reps, sizeof(double), oscar__bg_cmpd);
+                ms = tm[reps / 2];
+                printf("diag write path (%s): %d tokens x %d KV heads x d %d (K and V, fp32 in), one append call: %.3f ms (min %.3f), %.1f MB read+written, %.0f GB/s = %.1f%% of copy; host side of the call (job list, upload, launches) %.3f ms\n",
+                       mode == 0 ? "tiled fp32 kernel, the default" : (kv.fn_append_mma ? "tensor-core flush, append_mma = 1" : "append_mma = 1, not built: tiled"), n, Hkv, d, ms, tm[0], bytes / 1e6, bytes / (ms * 1e-3) / 1e9,
+                       bw > 0 ? 100.0 * bytes / (ms * 1e-3) / 1e9 / bw : 0.0, th[reps / 2]);
+            } else {
+                printf("diag write: %s %s\n", kv.msg, cu->msg);
+            }
         }
-        if (!rc) {
-            double ms;
-            qsort(tm, (size_t)reps, sizeof(float), oscar__bg_cmp);
-            qsort(th, (size_t)reps, sizeof(double), oscar__bg_cmpd);
-            ms = tm[reps / 2];
-            printf("diag write path: %d tokens x %d KV heads x d %d (K and V, fp32 in), one append call: %.3f ms (min %.3f), %.1f MB read+written, %.0f GB/s = %.1f%% of copy; host side of the call (job list, upload, launches) %.3f ms\n",
-                   n, Hkv, d, ms, tm[0], bytes / 1e6, bytes / (ms * 1e-3) / 1e9, bw > 0 ? 100.0 * bytes / (ms * 1e-3) / 1e9 / bw : 0.0, th[reps / 2]);
-        } else {
-            printf("diag write: %s %s\n", kv.msg, cu->msg);
+        kv.append_mma = 0;
+        if (!rc && keep[0] >= 0 && keep[1] >= 0) { /* both kernels' pages, byte for byte */
+            size_t hpb = kv.head_page_bytes * (size_t)Hkv, diff = 0, pg;
+            unsigned char *a = (unsigned char *)malloc(hpb), *b = (unsigned char *)malloc(hpb);
+            for (pg = 0; a && b && pg < (size_t)kv.seqs[keep[0]].n_pages; pg++) {
+                size_t j;
+                if (oscar_cuda_download(cu, a, kv.pool + (size_t)kv.seqs[keep[0]].pages[pg] * hpb, hpb) ||
+                    oscar_cuda_download(cu, b, kv.pool + (size_t)kv.seqs[keep[1]].pages[pg] * hpb, hpb))
+                    break;
+                for (j = 0; j < hpb; j++) diff += a[j] != b[j];
+            }
+            printf("diag write path: pages of the two kernels: %zu pages x %zu bytes compared, %zu bytes differ\n", pg, hpb, diff);
+            free(a);
+            free(b);
         }
+        if (keep[0] >= 0) oscar_cuda_kv_seq_release(&kv, keep[0]);
+        if (keep[1] >= 0) oscar_cuda_kv_seq_release(&kv, keep[1]);
         if (!rc) { /* the same prefill in 2048-token appends */
             float ms = 0.0f;
             if ((rc = oscar_cuda_kv_seq_create(&kv, &seq)) == OSCAR_OK) {

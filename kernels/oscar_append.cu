@@ -535,3 +535,582 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
             if (valid[rr]) oscar__row_out(p, x[rr], isv, head, slot[rr], pos[rr], page[rr], ringrow[rr], cs, lane);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// oscar_append_mma: the flush launch (every row of it goes to an INT2 page) on tensor cores,
+// with the same bits as the CPU.
+//
+// The CPU rotates a row with a chain of d rounded multiplies and adds (2 d^2 fp32 instructions
+// per row: at least 2 ms for a 128K-token prefill of 8 heads on an H100). Here each warp takes
+// 16 rows and computes Y = X R approximately with fp16 MMAs (X and R each split into an fp16 high
+// and low part, three products, fp32 accumulation: relative error ~2^-20), with a bound delta per
+// row on |Y_mma - Y_cpu|. Every quantity the codec stores is a monotone function of the
+// BF16-rounded rows, so each element is known as an interval [bf16(y - delta), bf16(y + delta)]
+// (one value for most elements), and each decision (clip threshold, group min / max, each code)
+// is taken on the intervals. Where an interval leaves a decision open, the elements that can
+// change it are computed with the CPU's own chain (__fmul_rn / __fadd_rn in increasing i) and
+// the decision is taken again. The stored codes and scales therefore equal the CPU's.
+//
+// delta = 2^OSCAR_APPEND_DELTA_LOG2 * ||x||_2 * max_j ||R[:, j]||_2: the CPU chain's own error is
+// at most ~129 * 2^-24 * sum_i |x_i R_ij| <= 2^-17 ||x|| ||R_j||, the split leaves ~3 * 2^-22 and
+// the MMA accumulation a few fp32 ulps of the partial sums per step; 2^-13 leaves a wide margin
+// (the tests also run with a larger delta, which sends many more decisions to the exact chain).
+//
+// Layout: lane (g, t) of a warp holds rows g and g + 8 of its 16, columns 8n + 2t + {0, 1}
+// (n = 0 .. D/8-1): the MMA accumulator layout. Row reductions are two shuffles in the quad.
+// R (high, low) sits in dynamic shared memory as B fragments for ldmatrix, [column][k] with k
+// permuted so that a lane's A fragment is one float4 of x per k step, 16-byte chunks swizzled.
+// ---------------------------------------------------------------------------------------------
+#ifndef OSCAR_APPEND_MMA
+#define OSCAR_APPEND_MMA 1
+#endif
+#ifndef OSCAR_APPEND_STATS
+#define OSCAR_APPEND_STATS 0 // 1: counters in err[1..3] (bench --diag prints them)
+#endif
+#ifndef OSCAR_APPEND_DELTA_LOG2
+#define OSCAR_APPEND_DELTA_LOG2 (-15)
+#endif
+#if OSCAR_INT2 && OSCAR_APPEND_MMA && !OSCAR_ROT_F64 && (D == 64 || D == 128) && GS >= 8 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+#define MNT (D / 8) // n-tiles (8 columns each) per row
+#define RJ 4        // exact-chain jobs a lane puts in one batch
+
+static __device__ __forceinline__ float oscar__pow2(int e) { return __int_as_float((e + 127) << 23); } // -126 <= e <= 127
+static __device__ __forceinline__ float oscar__bf16r(float v) { return oscar_bf16_to_f32(oscar_f32_to_bf16(v)); }
+static __device__ __forceinline__ int oscar__okey(float v) { // order-preserving int key (as the CPU's min/max)
+    const int b = __float_as_int(v);
+    return b ^ ((b >> 31) & 0x7fffffff);
+}
+static __device__ __forceinline__ float oscar__okey_f(int k) { return __int_as_float(k ^ ((k >> 31) & 0x7fffffff)); }
+static __device__ __forceinline__ oscar_u32 oscar__akey(float v) { return (__float_as_uint(v) & 0x7fffffffu) >> 16; } // |bf16 value| -> 15-bit key
+static __device__ __forceinline__ int oscar__qsum(int v) {
+    v += __shfl_xor_sync(0xffffffffu, v, 1);
+    return v + __shfl_xor_sync(0xffffffffu, v, 2);
+}
+static __device__ __forceinline__ int oscar__qmin(int v) {
+    v = min(v, __shfl_xor_sync(0xffffffffu, v, 1));
+    return min(v, __shfl_xor_sync(0xffffffffu, v, 2));
+}
+static __device__ __forceinline__ int oscar__qmax(int v) {
+    v = max(v, __shfl_xor_sync(0xffffffffu, v, 1));
+    return max(v, __shfl_xor_sync(0xffffffffu, v, 2));
+}
+static __device__ __forceinline__ void oscar__split_f16(float x0, float x1, oscar_u32 &h, oscar_u32 &l) {
+    float f0, f1;
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(x1), "f"(x0));
+    asm("{.reg .f16 a, b;\n mov.b32 {a, b}, %2;\n cvt.f32.f16 %0, a;\n cvt.f32.f16 %1, b;}" : "=f"(f0), "=f"(f1) : "r"(h));
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(l) : "f"(__fsub_rn(x1, f1)), "f"(__fsub_rn(x0, f0)));
+}
+static __device__ __forceinline__ void oscar__mma16816(float (&c)[4], const oscar_u32 (&a)[4], oscar_u32 b0, oscar_u32 b1) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+static __device__ __forceinline__ void oscar__ldsm4(oscar_u32 (&r)[4], const void *p) {
+    const oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(p);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
+}
+// element (column n, permuted k) of a B matrix in shared memory
+static __device__ __forceinline__ int oscar__bswz(int n, int k) { return n * D + ((((k >> 3) ^ (n & 7))) << 3) + (k & 7); }
+
+// largest 15-bit key v with #{keys >= v} >= k over the quad's row (keys: two per word), given
+// lo (count >= k) and hi (count < k); both rows of the lane at once, warp-uniform trip count
+static __device__ __forceinline__ void oscar__kth(const oscar_u32 (&kk)[2][MNT], const int (&k)[2], oscar_u32 (&lo)[2], oscar_u32 (&hi)[2]) {
+    for (;;) {
+        const bool open = hi[0] - lo[0] > 1u || hi[1] - lo[1] > 1u;
+        if (!__any_sync(0xffffffffu, open)) break;
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            const oscar_u32 mid = (lo[r] + hi[r]) >> 1, add = (0x8000u - mid) * 0x10001u;
+            oscar_u32 c2 = 0u;
+#pragma unroll
+            for (int n = 0; n < MNT; n++) c2 += ((kk[r][n] + add) >> 15) & 0x10001u;
+            const int cnt = oscar__qsum((int)((c2 & 0xffffu) + (c2 >> 16)));
+            if (hi[r] - lo[r] > 1u) {
+                if (cnt >= k[r]) lo[r] = mid;
+                else hi[r] = mid;
+            }
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_append_params p) {
+    extern __shared__ __align__(16) oscar_u16 oscar_bsm[]; // [2][D][D]: R high, R low (fp16, scaled by 2^sr)
+    __shared__ float s_red[2];
+    __shared__ const float *s_xrow[4][16];
+    __shared__ int s_job[4][32 * RJ];
+    __shared__ float s_res[4][32 * RJ];
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
+    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
+    const float *X = (const float *)(isv ? p.v : p.k);
+    const float *R = (const float *)(isv ? p.vrot : p.krot) + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? head : 0)) * D * D;
+    oscar_u16 *Bh = oscar_bsm, *Bl = oscar_bsm + D * D;
+    // ---- R -> fp16 high / low B fragments; the largest column norm and entry ----
+    if (tid < 2) s_red[tid] = 0.0f;
+    __syncthreads();
+    if (tid < D) {
+        float ss = 0.0f, mx = 0.0f;
+        for (int i = 0; i < D; i++) {
+            const float v = R[(size_t)i * D + tid];
+            ss += v * v;
+            mx = fmaxf(mx, fabsf(v));
+        }
+        atomicMax((int *)&s_red[0], __float_as_int(ss));
+        atomicMax((int *)&s_red[1], __float_as_int(mx));
+    }
+    __syncthreads();
+    const int er = (__float_as_int(s_red[1]) >> 23) & 0xff;
+    const int sr = er ? 141 - er : 0;                              // max |R| 2^sr in [2^14, 2^15)
+    const float cmax = sqrtf(s_red[0]) * 1.001f * oscar__pow2(min(sr, 127)); // in the scaled domain
+    for (int idx = tid; idx < D * D; idx += 128) {
+        const int i = idx / D, n = idx % D, pp = i & 15, a = pp >> 2, b = pp & 3;
+        const int k = (i & ~15) + (b < 2 ? 2 * a + b : 8 + 2 * a + (b - 2));
+        const float v = R[idx] * oscar__pow2(min(sr, 127));
+        oscar_u32 h, l;
+        oscar__split_f16(v, 0.0f, h, l);
+        Bh[oscar__bswz(n, k)] = (oscar_u16)(h & 0xffffu);
+        Bl[oscar__bswz(n, k)] = (oscar_u16)(l & 0xffffu);
+    }
+    __syncthreads();
+    const float clip = isv ? p.v_clip : p.k_clip;
+    int kth = 0;
+    if (clip > 0.0f) {
+        int idx = (int)floorf(clip * (float)D);
+        if (idx > D - 1) idx = D - 1;
+        kth = D - idx;
+    }
+    const int n_mt = (p.n_jobs + 15) >> 4;
+    for (int mt = blockIdx.x * 4 + warp; mt < n_mt; mt += gridDim.x * 4) {
+        // ---- the lane's two rows ----
+        int src[2], pos[2], page[2];
+        bool valid[2];
+        const float *xrow[2];
+        const oscar_u32 *ringw[2] = {0, 0};
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            const long long job = (long long)mt * 16 + g + 8 * r;
+            valid[r] = job < p.n_jobs;
+            src[r] = -1, pos[r] = 0, page[r] = 0;
+            if (valid[r]) {
+                const int4 jb = oscar__job(p, job);
+                src[r] = jb.x, pos[r] = jb.z, page[r] = jb.w;
+                if (jb.x < 0) { // from the ring: already rotated and BF16
+                    const size_t slab = ((size_t)jb.y * p.L + p.layer) * p.Hkv + head;
+                    ringw[r] = (const oscar_u32 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((jb.z - p.S0) % p.ring)) * (D / 2);
+                }
+            }
+            xrow[r] = src[r] >= 0 ? X + ((size_t)src[r] * p.Hkv + head) * D : 0;
+        }
+        float4 xv[2][D / 16];
+        float y[2][MNT][2];
+        oscar_u32 exact[2] = {0u, 0u}; // bit 2n+h: y[r][n][h] is the CPU's value
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+#pragma unroll
+            for (int kk = 0; kk < D / 16; kk++)
+                xv[r][kk] = xrow[r] ? ((const float4 *)xrow[r])[4 * kk + t] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll
+            for (int n = 0; n < MNT; n++) y[r][n][0] = y[r][n][1] = 0.0f;
+            if (ringw[r]) {
+#pragma unroll
+                for (int n = 0; n < MNT; n++) {
+                    const oscar_u32 w = ringw[r][4 * n + t];
+                    y[r][n][0] = oscar_bf16_to_f32((oscar_u16)(w & 0xffffu));
+                    y[r][n][1] = oscar_bf16_to_f32((oscar_u16)(w >> 16));
+                }
+                exact[r] = 0xffffffffu;
+            }
+        }
+        // ---- row statistics: finite, range, scale to max |x| in [2^14, 2^15) ----
+        float delta[2];
+        int sx[2];
+        bool allx[2]; // every element must come from the exact chain (tiny rows)
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            float mx = 0.0f, ss = 0.0f;
+            int bad = 0;
+#pragma unroll
+            for (int kk = 0; kk < D / 16; kk++) {
+                const float4 v = xv[r][kk];
+                bad |= !isfinite(v.x) | !isfinite(v.y) | !isfinite(v.z) | !isfinite(v.w);
+                mx = fmaxf(mx, fmaxf(fmaxf(fabsf(v.x), fabsf(v.y)), fmaxf(fabsf(v.z), fabsf(v.w))));
+                ss += v.x * v.x + v.y * v.y + v.z * v.z + v.w * v.w;
+            }
+            bad = oscar__qmax(bad);
+            mx = __int_as_float(oscar__qmax(__float_as_int(mx)));
+            ss += __shfl_xor_sync(0xffffffffu, ss, 1);
+            ss += __shfl_xor_sync(0xffffffffu, ss, 2);
+            allx[r] = false;
+            sx[r] = 0;
+            delta[r] = 0.0f;
+            if (xrow[r]) {
+                unsigned int ebits = bad ? OSCAR_ERR_BIT_NONFINITE : 0u;
+                if (!bad && ss > 32768.0f * 32768.0f) ebits |= OSCAR_ERR_BIT_RANGE;
+                const int ex = (__float_as_int(mx) >> 23) & 0xff;
+                if (ebits || ex == 0) { // stored as zeros (as the tiled kernel does), or an all-zero / subnormal row
+                    if (ebits && t == 0) atomicOr((unsigned int *)p.err, ebits);
+                    if (ebits || mx == 0.0f) {
+                        xrow[r] = 0;
+                        exact[r] = 0xffffffffu;
+#pragma unroll
+                        for (int n = 0; n < MNT; n++) y[r][n][0] = y[r][n][1] = 0.0f;
+#pragma unroll
+                        for (int kk = 0; kk < D / 16; kk++) xv[r][kk] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                    } else allx[r] = true;
+                } else if (ex < 67) allx[r] = true; // below 2^-60: the exact chain for every element
+                else sx[r] = 141 - ex;
+                if (allx[r]) {
+#pragma unroll
+                    for (int kk = 0; kk < D / 16; kk++) xv[r][kk] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                }
+            }
+        }
+        // ---- Y ~= X R: three fp16 products (hi hi, hi lo, lo hi) per k step ----
+        float acc[MNT][4];
+#pragma unroll
+        for (int n = 0; n < MNT; n++) acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.0f;
+        float ssq[2] = {0.0f, 0.0f};
+        const float fa = oscar__pow2(min(sx[0], 127)), fb = oscar__pow2(min(sx[1], 127));
+#pragma unroll
+        for (int kk = 0; kk < D / 16; kk++) {
+            const float4 a = xv[0][kk], b = xv[1][kk];
+            const float a0 = a.x * fa, a1 = a.y * fa, a2 = a.z * fa, a3 = a.w * fa;
+            const float b0 = b.x * fb, b1 = b.y * fb, b2 = b.z * fb, b3 = b.w * fb;
+            ssq[0] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+            ssq[1] += b0 * b0 + b1 * b1 + b2 * b2 + b3 * b3;
+            oscar_u32 ah[4], al[4];
+            oscar__split_f16(a0, a1, ah[0], al[0]);
+            oscar__split_f16(b0, b1, ah[1], al[1]);
+            oscar__split_f16(a2, a3, ah[2], al[2]);
+            oscar__split_f16(b2, b3, ah[3], al[3]);
+#pragma unroll
+            for (int np = 0; np < MNT / 2; np++) {
+                const int n = 16 * np + (lane >> 4) * 8 + (lane & 7), k = 16 * kk + ((lane >> 3) & 1) * 8;
+                oscar_u32 bh[4], bl[4];
+                oscar__ldsm4(bh, Bh + oscar__bswz(n, k));
+                oscar__ldsm4(bl, Bl + oscar__bswz(n, k));
+#pragma unroll
+                for (int j = 0; j < 2; j++) {
+                    oscar__mma16816(acc[2 * np + j], al, bh[2 * j], bh[2 * j + 1]);
+                    oscar__mma16816(acc[2 * np + j], ah, bl[2 * j], bl[2 * j + 1]);
+                    oscar__mma16816(acc[2 * np + j], ah, bh[2 * j], bh[2 * j + 1]);
+                }
+            }
+        }
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            float s2 = ssq[r];
+            s2 += __shfl_xor_sync(0xffffffffu, s2, 1);
+            s2 += __shfl_xor_sync(0xffffffffu, s2, 2);
+            if (xrow[r] && !allx[r]) {
+                // back to the input's scale: 2^-sr, then 2^-sx (two steps, each a normal power of two)
+                const float u1 = oscar__pow2(-min(sr, 126)), u2 = oscar__pow2(-sx[r]);
+                delta[r] = sqrtf(s2) * cmax * oscar__pow2(OSCAR_APPEND_DELTA_LOG2) * u1 * u2;
+#pragma unroll
+                for (int n = 0; n < MNT; n++) {
+                    y[r][n][0] = acc[n][2 * r] * u1 * u2;
+                    y[r][n][1] = acc[n][2 * r + 1] * u1 * u2;
+                }
+            }
+        }
+        // ---- decisions on intervals; open ones go to the exact chain ----
+        oscar_u32 need[2] = {0u, 0u};
+#pragma unroll
+        for (int r = 0; r < 2; r++)
+            if (allx[r]) need[r] = (MNT == 16 ? 0xffffffffu : (1u << (2 * MNT)) - 1u);
+        // the warp's rows (input pointers) for the exact chain's jobs
+        if (t == 0) {
+            s_xrow[warp][g] = xrow[0];
+            s_xrow[warp][g + 8] = xrow[1];
+        }
+        __syncwarp();
+        auto resolve = [&]() {
+            // every flagged element of the warp goes into one job list (at most RJ per lane per
+            // batch); the lanes compute the jobs with the CPU's chain, 32 at a time
+            for (;;) {
+                oscar_u32 take[2] = {0u, 0u};
+                int nj = 0;
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+                    oscar_u32 m = need[r];
+                    while (m && nj < RJ) {
+                        take[r] |= m & (0u - m);
+                        m &= m - 1u;
+                        nj++;
+                    }
+                }
+                int off = nj;
+#pragma unroll
+                for (int o = 1; o < 32; o <<= 1) {
+                    const int v = __shfl_up_sync(0xffffffffu, off, o);
+                    if (lane >= o) off += v;
+                }
+                const int total = __shfl_sync(0xffffffffu, off, 31);
+                if (total == 0) break;
+#if OSCAR_APPEND_STATS // err[1]: elements sent to the exact chain, err[2]: batches
+                if (lane == 0) atomicAdd((unsigned int *)p.err + 1, (unsigned int)total), atomicAdd((unsigned int *)p.err + 2, 1u);
+#endif
+                off -= nj;
+                {
+                    int j = off;
+#pragma unroll
+                    for (int r = 0; r < 2; r++) {
+                        oscar_u32 m = take[r];
+                        while (m) {
+                            const int f = __ffs(m) - 1;
+                            m &= m - 1u;
+                            s_job[warp][j++] = (g + 8 * r) | (8 * (f >> 1) + 2 * t + (f & 1)) << 8;
+                        }
+                    }
+                }
+                __syncwarp();
+                for (int j = lane; j < total; j += 32) {
+                    const int jb = s_job[warp][j], c = jb >> 8;
+                    const float *xr = s_xrow[warp][jb & 255], *rc = R + c;
+                    float e = 0.0f;
+#pragma unroll 16
+                    for (int i = 0; i < D; i++) e = __fadd_rn(e, __fmul_rn(xr[i], rc[(size_t)i * D]));
+                    s_res[warp][j] = e;
+                }
+                __syncwarp();
+                {
+                    int j = off;
+#pragma unroll
+                    for (int r = 0; r < 2; r++) {
+#pragma unroll
+                        for (int n = 0; n < MNT; n++)
+#pragma unroll
+                            for (int h = 0; h < 2; h++)
+                                if ((take[r] >> (2 * n + h)) & 1u) y[r][n][h] = s_res[warp][j++];
+                        need[r] &= ~take[r];
+                        exact[r] |= take[r];
+                    }
+                }
+                __syncwarp();
+            }
+        };
+        resolve();
+        // interval of the BF16 value of element (r, n, h)
+        auto lo_of = [&](int r, int n, int h) -> float {
+            return (exact[r] >> (2 * n + h)) & 1u ? oscar__bf16r(y[r][n][h]) : oscar__bf16r(y[r][n][h] - delta[r]);
+        };
+        auto hi_of = [&](int r, int n, int h) -> float {
+            return (exact[r] >> (2 * n + h)) & 1u ? oscar__bf16r(y[r][n][h]) : oscar__bf16r(y[r][n][h] + delta[r]);
+        };
+        // ---- clip threshold: k-th largest |bf16| ----
+        float thr[2] = {0.0f, 0.0f};
+        if (kth > 0) {
+            for (;;) {
+                oscar_u32 kk2[2][MNT], lo[2], hi[2], top[2];
+                const int kq[2] = {kth, kth};
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+                    oscar_u32 m = 0u;
+#pragma unroll
+                    for (int n = 0; n < MNT; n++) {
+                        const oscar_u32 k0 = oscar__akey(oscar__bf16r(y[r][n][0])), k1 = oscar__akey(oscar__bf16r(y[r][n][1]));
+                        kk2[r][n] = k0 | (k1 << 16);
+                        m = max(m, max(k0, k1));
+                    }
+                    top[r] = (oscar_u32)oscar__qmax((int)m);
+                    lo[r] = top[r] > 384u ? top[r] - 384u : 0u; // three octaves below the largest
+                    hi[r] = top[r] + 1u;
+                    const oscar_u32 add = (0x8000u - lo[r]) * 0x10001u;
+                    oscar_u32 c2 = 0u;
+#pragma unroll
+                    for (int n = 0; n < MNT; n++) c2 += ((kk2[r][n] + add) >> 15) & 0x10001u;
+                    if (oscar__qsum((int)((c2 & 0xffffu) + (c2 >> 16))) < kth) hi[r] = lo[r], lo[r] = 0u;
+                    if (hi[r] == 0u) hi[r] = 1u; // every key is 0
+                }
+                oscar__kth(kk2, kq, lo, hi);
+                // verified when #{L >= t} >= k and #{H > t} < k
+                bool ok[2];
+                int cl[2], ch[2];
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+                    cl[r] = 0, ch[r] = 0;
+#pragma unroll
+                    for (int n = 0; n < MNT; n++)
+#pragma unroll
+                        for (int h = 0; h < 2; h++) {
+                            const float a = lo_of(r, n, h), b = hi_of(r, n, h);
+                            const oscar_u32 ka = oscar__akey(a), kb = oscar__akey(b);
+                            const oscar_u32 L = (a <= 0.0f && b >= 0.0f) ? 0u : min(ka, kb), H = max(ka, kb);
+                            cl[r] += L >= lo[r];
+                            ch[r] += H > lo[r];
+                        }
+                    cl[r] = oscar__qsum(cl[r]);
+                    ch[r] = oscar__qsum(ch[r]);
+                    ok[r] = (cl[r] >= kth && ch[r] < kth) || !valid[r];
+                    thr[r] = __uint_as_float(lo[r] << 16);
+                }
+                if (__all_sync(0xffffffffu, ok[0] && ok[1])) break;
+                // open: T_lo = k-th largest L, T_hi = k-th largest H; the ambiguous elements whose
+                // interval meets [T_lo, T_hi] go to the exact chain
+                oscar_u32 kl[2][MNT], kh[2][MNT], l2[2], h2[2], l3[2], h3[2], mh[2] = {0u, 0u};
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+#pragma unroll
+                    for (int n = 0; n < MNT; n++) {
+                        oscar_u32 Lw = 0u, Hw = 0u;
+#pragma unroll
+                        for (int h = 0; h < 2; h++) {
+                            const float a = lo_of(r, n, h), b = hi_of(r, n, h);
+                            const oscar_u32 ka = oscar__akey(a), kb = oscar__akey(b);
+                            Lw |= ((a <= 0.0f && b >= 0.0f) ? 0u : min(ka, kb)) << (16 * h);
+                            Hw |= max(ka, kb) << (16 * h);
+                            mh[r] = max(mh[r], max(ka, kb));
+                        }
+                        kl[r][n] = Lw, kh[r][n] = Hw;
+                    }
+                    mh[r] = (oscar_u32)oscar__qmax((int)mh[r]) + 1u; // count(>= max + 1) = 0 < k, count(>= 0) = D >= k
+                    l2[r] = 0u, h2[r] = mh[r], l3[r] = 0u, h3[r] = mh[r];
+                }
+                oscar__kth(kl, kq, l2, h2);
+                oscar__kth(kh, kq, l3, h3);
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+                    if (!ok[r]) {
+#pragma unroll
+                        for (int n = 0; n < MNT; n++)
+#pragma unroll
+                            for (int h = 0; h < 2; h++) {
+                                const oscar_u32 L = (kl[r][n] >> (16 * h)) & 0xffffu, H = (kh[r][n] >> (16 * h)) & 0xffffu;
+                                if (!((exact[r] >> (2 * n + h)) & 1u) && H >= l2[r] && L <= l3[r]) need[r] |= 1u << (2 * n + h);
+                            }
+                    }
+                    // the candidates of a row are spread over its quad
+                    const bool none = oscar__qmax(need[r] != 0u) == 0;
+                    if (!ok[r] && none) { // cannot happen; stay exact
+                        need[r] = ~exact[r] & (MNT == 16 ? 0xffffffffu : (1u << (2 * MNT)) - 1u);
+#if OSCAR_APPEND_STATS // err[3]: rows whose clip threshold found no element to resolve
+                        if (t == 0) atomicAdd((unsigned int *)p.err + 3, 1u);
+#endif
+                    }
+                }
+                resolve();
+            }
+        }
+        // ---- clamp, group min / max (order-preserving keys, as the tiled kernel) ----
+        constexpr int NPG = GS / 8; // n-tiles per group
+        int gmn[2][NGR], gmx[2][NGR];
+        for (;;) {
+#pragma unroll
+            for (int r = 0; r < 2; r++) {
+                const float th = thr[r];
+#pragma unroll
+                for (int gi = 0; gi < NGR; gi++) {
+                    int mnl = 0x7fffffff, mnh = 0x7fffffff, mxl = (int)0x80000000, mxh = (int)0x80000000;
+#pragma unroll
+                    for (int n = gi * NPG; n < (gi + 1) * NPG; n++)
+#pragma unroll
+                        for (int h = 0; h < 2; h++) {
+                            float a = lo_of(r, n, h), b = hi_of(r, n, h);
+                            if (kth > 0) {
+                                if (a > th) a = th;
+                                if (a < -th) a = -th;
+                                if (b > th) b = th;
+                                if (b < -th) b = -th;
+                            }
+                            mnl = min(mnl, oscar__okey(a)), mxl = max(mxl, oscar__okey(a));
+                            mnh = min(mnh, oscar__okey(b)), mxh = max(mxh, oscar__okey(b));
+                        }
+                    mnl = oscar__qmin(mnl), mnh = oscar__qmin(mnh), mxl = oscar__qmax(mxl), mxh = oscar__qmax(mxh);
+                    gmn[r][gi] = mnl, gmx[r][gi] = mxh;
+                    if (valid[r] && (mnl != mnh || mxl != mxh)) {
+#pragma unroll
+                        for (int n = gi * NPG; n < (gi + 1) * NPG; n++)
+#pragma unroll
+                            for (int h = 0; h < 2; h++) {
+                                if ((exact[r] >> (2 * n + h)) & 1u) continue;
+                                float a = lo_of(r, n, h), b = hi_of(r, n, h);
+                                if (kth > 0) {
+                                    if (a > th) a = th;
+                                    if (a < -th) a = -th;
+                                    if (b > th) b = th;
+                                    if (b < -th) b = -th;
+                                }
+                                if ((mnl != mnh && oscar__okey(a) <= mnh) || (mxl != mxh && oscar__okey(b) >= mxl)) need[r] |= 1u << (2 * n + h);
+                            }
+                    }
+                }
+            }
+            if (!__any_sync(0xffffffffu, (need[0] | need[1]) != 0u)) break;
+            resolve();
+        }
+        // ---- scales and codes ----
+        float gs[2][NGR], gm[2][NGR];
+        oscar_u32 sw[2][NGR];
+#pragma unroll
+        for (int r = 0; r < 2; r++)
+#pragma unroll
+            for (int gi = 0; gi < NGR; gi++) {
+                const float mn = oscar__okey_f(gmn[r][gi]), mx = oscar__okey_f(gmx[r][gi]);
+                const float scale = (mx - mn) / 3.0f;
+                const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(mn);
+                gs[r][gi] = oscar_f16_to_f32(s16), gm[r][gi] = oscar_f16_to_f32(m16);
+                sw[r][gi] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
+            }
+        oscar_u32 q2[2][MNT]; // codes, 2 bits each: bits 2h of word n
+        for (;;) {
+#pragma unroll
+            for (int r = 0; r < 2; r++) {
+                const float th = thr[r];
+#pragma unroll
+                for (int n = 0; n < MNT; n++) {
+                    const float s = gs[r][n / NPG], m = gm[r][n / NPG];
+                    oscar_u32 w = 0u;
+#pragma unroll
+                    for (int h = 0; h < 2; h++) {
+                        float a = lo_of(r, n, h), b = hi_of(r, n, h);
+                        if (kth > 0) {
+                            if (a > th) a = th;
+                            if (a < -th) a = -th;
+                            if (b > th) b = th;
+                            if (b < -th) b = -th;
+                        }
+                        int qa = 0, qb = 0;
+                        if (s != 0.0f) {
+                            const float ta = floorf((a - m) / s + 0.5f);
+                            qa = ta < 0.0f ? 0 : (ta > 3.0f ? 3 : (int)ta);
+                            if (b != a) {
+                                const float tb = floorf((b - m) / s + 0.5f);
+                                qb = tb < 0.0f ? 0 : (tb > 3.0f ? 3 : (int)tb);
+                            } else qb = qa;
+                        }
+                        if (qa != qb && valid[r]) need[r] |= 1u << (2 * n + h);
+                        w |= (oscar_u32)qa << (2 * h);
+                    }
+                    q2[r][n] = w;
+                }
+            }
+            if (!__any_sync(0xffffffffu, (need[0] | need[1]) != 0u)) break;
+            resolve();
+        }
+        // ---- store: byte b = q[b] | q[b + D/4] << 2 | q[b + D/2] << 4 | q[b + 3D/4] << 6; the
+        // lane holds bytes 8n + 2t + {0, 1} for n < D/32 ----
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            if (!valid[r]) continue;
+            const int prow = (pos[r] - p.S0) % p.P;
+            oscar_u8 *codes = (oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page[r]) * p.Hkv + head) * (size_t)p.head_page_bytes +
+                              (size_t)isv * p.P * (D / 4 + NGR * 4);
+            oscar_u32 *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;
+            codes += (size_t)prow * (D / 4);
+#pragma unroll
+            for (int n = 0; n < MNT / 4; n++) {
+                oscar_u32 b2 = 0u;
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const oscar_u32 w = q2[r][n + j * (MNT / 4)];
+                    b2 |= ((w & 3u) << (2 * j)) | (((w >> 2) & 3u) << (8 + 2 * j));
+                }
+                *(oscar_u16 *)(codes + 8 * n + 2 * t) = (oscar_u16)b2;
+            }
+            if (t == 0) {
+#pragma unroll
+                for (int gi = 0; gi < NGR; gi++) sm[gi] = sw[r][gi];
+            }
+        }
+    }
+}
+#endif

@@ -33,6 +33,8 @@
 
 static int g_fail = 0;
 static const char *g_only = NULL; /* --only: run the GPU cases whose name contains this */
+static int g_append_mma = 0;      /* --append-mma: every case flushes through oscar_append_mma */
+static int g_case_no = 0;
 #define CHECK(cond, ...)                                      \
     do {                                                      \
         if (!(cond)) {                                        \
@@ -641,6 +643,9 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
         return;
     }
     rc = oscar_cuda_kv_init(&hs.gpu, cu, &cfg);
+    /* every other case (every case with --append-mma) flushes through oscar_append_mma where it is
+       built; the pages are compared with the CPU's byte for byte either way */
+    hs.gpu.append_mma = g_append_mma || (g_case_no++ & 1);
     if (rc) {
         printf("FAIL %s: gpu init: %s: %s\n", name, oscar_result_string(rc), hs.gpu.msg);
         g_fail++;
@@ -1140,10 +1145,11 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--compile")) compile = 1;
         else if (!strcmp(argv[i], "--gpu")) gpu = 1;
         else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--append-mma")) g_append_mma = 1;
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_rng = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
         else {
-            printf("usage: %s [--compile] [--gpu] [--quick] [--seed N] [--only NAME]\n", argv[0]);
+            printf("usage: %s [--compile] [--gpu] [--quick] [--seed N] [--only NAME] [--append-mma]\n", argv[0]);
             return 2;
         }
     }
