@@ -83,6 +83,12 @@
                     with R from L2 (the issue-3 kernel).
                     A bulk append quantises flushed tokens straight from the input and writes
                     only the tokens still in the window at the end, in two ordered launches.
+     oscar_append_mma  (opt-in: kv->append_mma = 1; d 64 / 128, group >= 8, sm_80+) the flush
+                    launch on tensor cores: fp16 hi/lo MMAs give each rotated element within a
+                    bound delta; clip threshold, group min / max and codes are decided on BF16
+                    intervals, and the elements that leave a decision open are computed with the
+                    CPU's chain, so the pages are the same bytes. Correct; slower than
+                    oscar_append today (BENCHMARKS.md), hence not the default.
      oscar_decode   grid (splits, Hkv, batch), 128 threads. Walks a run of tiles (64 history
                     rows or up to 4096/d BF16 rows) staged by 16-byte cp.async into two shared
                     buffers; scores all G query heads of the KV head in one pass over the data,
