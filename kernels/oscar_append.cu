@@ -553,8 +553,10 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 //
 // delta = 2^OSCAR_APPEND_DELTA_LOG2 * ||x||_2 * max_j ||R[:, j]||_2: the CPU chain's own error is
 // at most ~129 * 2^-24 * sum_i |x_i R_ij| <= 2^-17 ||x|| ||R_j||, the split leaves ~3 * 2^-22 and
-// the MMA accumulation a few fp32 ulps of the partial sums per step; 2^-13 leaves a wide margin
-// (the tests also run with a larger delta, which sends many more decisions to the exact chain).
+// the MMA accumulation a few fp32 ulps of the partial sums per step (its exact rounding is not
+// documented). Default 2^-15; pages were byte-identical on the H100 down to 2^-17, and a larger
+// delta (-DOSCAR_APPEND_DELTA_LOG2=-7 via OSCAR_CUDA_NVRTC_OPTIONS) sends many more decisions to
+// the exact chain, which exercises it.
 //
 // Layout: lane (g, t) of a warp holds rows g and g + 8 of its 16, columns 8n + 2t + {0, 1}
 // (n = 0 .. D/8-1): the MMA accumulator layout. Row reductions are two shuffles in the quad.
@@ -573,6 +575,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 #if OSCAR_INT2 && OSCAR_APPEND_MMA && !OSCAR_ROT_F64 && (D == 64 || D == 128) && GS >= 8 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
 #define MNT (D / 8) // n-tiles (8 columns each) per row
 #define RJ 4        // exact-chain jobs a lane puts in one batch
+#define ALLE (MNT == 16 ? 0xffffffffu : (1u << (2 * MNT)) - 1u) // every element bit of a lane's row
 
 static __device__ __forceinline__ float oscar__pow2(int e) { return __int_as_float((e + 127) << 23); } // -126 <= e <= 127
 static __device__ __forceinline__ float oscar__bf16r(float v) { return oscar_bf16_to_f32(oscar_f32_to_bf16(v)); }
@@ -593,17 +596,6 @@ static __device__ __forceinline__ int oscar__qmin(int v) {
 static __device__ __forceinline__ int oscar__qmax(int v) {
     v = max(v, __shfl_xor_sync(0xffffffffu, v, 1));
     return max(v, __shfl_xor_sync(0xffffffffu, v, 2));
-}
-static __device__ __forceinline__ void oscar__split_f16(float x0, float x1, oscar_u32 &h, oscar_u32 &l) {
-    float f0, f1;
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(x1), "f"(x0));
-    asm("{.reg .f16 a, b;\n mov.b32 {a, b}, %2;\n cvt.f32.f16 %0, a;\n cvt.f32.f16 %1, b;}" : "=f"(f0), "=f"(f1) : "r"(h));
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(l) : "f"(__fsub_rn(x1, f1)), "f"(__fsub_rn(x0, f0)));
-}
-static __device__ __forceinline__ void oscar__mma16816(float (&c)[4], const oscar_u32 (&a)[4], oscar_u32 b0, oscar_u32 b1) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 static __device__ __forceinline__ void oscar__ldsm4(oscar_u32 (&r)[4], const void *p) {
     const oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(p);
@@ -666,7 +658,7 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
         const int k = (i & ~15) + (b < 2 ? 2 * a + b : 8 + 2 * a + (b - 2));
         const float v = R[idx] * oscar__pow2(min(sr, 127));
         oscar_u32 h, l;
-        oscar__split_f16(v, 0.0f, h, l);
+        oscar_h2_split(v, 0.0f, &h, &l);
         Bh[oscar__bswz(n, k)] = (oscar_u16)(h & 0xffffu);
         Bl[oscar__bswz(n, k)] = (oscar_u16)(l & 0xffffu);
     }
@@ -777,11 +769,11 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
             const float b0 = b.x * fb, b1 = b.y * fb, b2 = b.z * fb, b3 = b.w * fb;
             ssq[0] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
             ssq[1] += b0 * b0 + b1 * b1 + b2 * b2 + b3 * b3;
-            oscar_u32 ah[4], al[4];
-            oscar__split_f16(a0, a1, ah[0], al[0]);
-            oscar__split_f16(b0, b1, ah[1], al[1]);
-            oscar__split_f16(a2, a3, ah[2], al[2]);
-            oscar__split_f16(b2, b3, ah[3], al[3]);
+            uint4 ah, al;
+            oscar_h2_split(a0, a1, &ah.x, &al.x);
+            oscar_h2_split(b0, b1, &ah.y, &al.y);
+            oscar_h2_split(a2, a3, &ah.z, &al.z);
+            oscar_h2_split(b2, b3, &ah.w, &al.w);
 #pragma unroll
             for (int np = 0; np < MNT / 2; np++) {
                 const int n = 16 * np + (lane >> 4) * 8 + (lane & 7), k = 16 * kk + ((lane >> 3) & 1) * 8;
@@ -790,9 +782,9 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
                 oscar__ldsm4(bl, Bl + oscar__bswz(n, k));
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
-                    oscar__mma16816(acc[2 * np + j], al, bh[2 * j], bh[2 * j + 1]);
-                    oscar__mma16816(acc[2 * np + j], ah, bl[2 * j], bl[2 * j + 1]);
-                    oscar__mma16816(acc[2 * np + j], ah, bh[2 * j], bh[2 * j + 1]);
+                    oscar_mma_f16(acc[2 * np + j], al, bh[2 * j], bh[2 * j + 1]);
+                    oscar_mma_f16(acc[2 * np + j], ah, bl[2 * j], bl[2 * j + 1]);
+                    oscar_mma_f16(acc[2 * np + j], ah, bh[2 * j], bh[2 * j + 1]);
                 }
             }
         }
@@ -816,7 +808,7 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
         oscar_u32 need[2] = {0u, 0u};
 #pragma unroll
         for (int r = 0; r < 2; r++)
-            if (allx[r]) need[r] = (MNT == 16 ? 0xffffffffu : (1u << (2 * MNT)) - 1u);
+            if (allx[r]) need[r] = ALLE;
         // the warp's rows (input pointers) for the exact chain's jobs
         if (t == 0) {
             s_xrow[warp][g] = xrow[0];
@@ -895,6 +887,16 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
         };
         auto hi_of = [&](int r, int n, int h) -> float {
             return (exact[r] >> (2 * n + h)) & 1u ? oscar__bf16r(y[r][n][h]) : oscar__bf16r(y[r][n][h] + delta[r]);
+        };
+        // the interval after the clip (the CPU's clamp, applied to both ends: it is monotone)
+        auto clipped = [&](int r, int n, int h, float th, float &a, float &b) {
+            a = lo_of(r, n, h), b = hi_of(r, n, h);
+            if (kth > 0) {
+                if (a > th) a = th;
+                if (a < -th) a = -th;
+                if (b > th) b = th;
+                if (b < -th) b = -th;
+            }
         };
         // ---- clip threshold: k-th largest |bf16| ----
         float thr[2] = {0.0f, 0.0f};
@@ -981,7 +983,7 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
                     // the candidates of a row are spread over its quad
                     const bool none = oscar__qmax(need[r] != 0u) == 0;
                     if (!ok[r] && none) { // cannot happen; stay exact
-                        need[r] = ~exact[r] & (MNT == 16 ? 0xffffffffu : (1u << (2 * MNT)) - 1u);
+                        need[r] = ~exact[r] & ALLE;
 #if OSCAR_APPEND_STATS // err[3]: rows whose clip threshold found no element to resolve
                         if (t == 0) atomicAdd((unsigned int *)p.err + 3, 1u);
 #endif
@@ -1004,13 +1006,8 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
                     for (int n = gi * NPG; n < (gi + 1) * NPG; n++)
 #pragma unroll
                         for (int h = 0; h < 2; h++) {
-                            float a = lo_of(r, n, h), b = hi_of(r, n, h);
-                            if (kth > 0) {
-                                if (a > th) a = th;
-                                if (a < -th) a = -th;
-                                if (b > th) b = th;
-                                if (b < -th) b = -th;
-                            }
+                            float a, b;
+                            clipped(r, n, h, th, a, b);
                             mnl = min(mnl, oscar__okey(a)), mxl = max(mxl, oscar__okey(a));
                             mnh = min(mnh, oscar__okey(b)), mxh = max(mxh, oscar__okey(b));
                         }
@@ -1022,13 +1019,8 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
 #pragma unroll
                             for (int h = 0; h < 2; h++) {
                                 if ((exact[r] >> (2 * n + h)) & 1u) continue;
-                                float a = lo_of(r, n, h), b = hi_of(r, n, h);
-                                if (kth > 0) {
-                                    if (a > th) a = th;
-                                    if (a < -th) a = -th;
-                                    if (b > th) b = th;
-                                    if (b < -th) b = -th;
-                                }
+                                float a, b;
+                                clipped(r, n, h, th, a, b);
                                 if ((mnl != mnh && oscar__okey(a) <= mnh) || (mxl != mxh && oscar__okey(b) >= mxl)) need[r] |= 1u << (2 * n + h);
                             }
                     }
@@ -1061,13 +1053,8 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
                     oscar_u32 w = 0u;
 #pragma unroll
                     for (int h = 0; h < 2; h++) {
-                        float a = lo_of(r, n, h), b = hi_of(r, n, h);
-                        if (kth > 0) {
-                            if (a > th) a = th;
-                            if (a < -th) a = -th;
-                            if (b > th) b = th;
-                            if (b < -th) b = -th;
-                        }
+                        float a, b;
+                        clipped(r, n, h, th, a, b);
                         int qa = 0, qb = 0;
                         if (s != 0.0f) {
                             const float ta = floorf((a - m) / s + 0.5f);

@@ -837,21 +837,6 @@ static __device__ __forceinline__ void oscar_mma_bf16(float c[4], oscar_u32 a0, 
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
-static __device__ __forceinline__ void oscar_mma_f16(float c[4], uint4 a, oscar_u32 b0, oscar_u32 b1) {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
-}
-// (x0, x1) -> fp16 pair hi (x0 low half) and the rounding remainders lo
-static __device__ __forceinline__ void oscar_h2_split(float x0, float x1, oscar_u32 *hi, oscar_u32 *lo) {
-    oscar_u32 h, l;
-    float f0, f1;
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(x1), "f"(x0));
-    asm("{.reg .f16 a, b;\n mov.b32 {a, b}, %2;\n cvt.f32.f16 %0, a;\n cvt.f32.f16 %1, b;}" : "=f"(f0), "=f"(f1) : "r"(h));
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(l) : "f"(x1 - f1), "f"(x0 - f0));
-    *hi = h;
-    *lo = l;
-}
 static __device__ __forceinline__ void oscar_b2_split(float x0, float x1, oscar_u32 *hi, oscar_u32 *lo) {
     oscar_u32 h, l;
     asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(h) : "f"(x1), "f"(x0));
