@@ -100,14 +100,15 @@ static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
 /* registers, static/local memory per thread block and resident blocks per SM of each decode launch,
    then the median time of each launch (query rotation, split-K decode, merge) over iters calls */
 static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters, int ctx) {
-    const char *names[4] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append"};
+    const char *names[5] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_mma"};
     int G = Hq / kv->Hkv, f, i, k;
     if (kv->wk_decode[G]) names[0] = "oscar_decode_w";
     float *t[3];
-    for (f = 0; f < 4; f++) {
-        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : kv->fn_append;
+    for (f = 0; f < 5; f++) {
+        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : f == 3 ? kv->fn_append : kv->fn_append_mma;
+        if (!fn) continue;
         /* CU_FUNC_ATTRIBUTE_: 0 max threads, 1 static smem, 3 local bytes, 4 registers */
-        printf("diag %-15s regs %3d  static smem %6d B  local %4d B  max threads %4d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
+        printf("diag %-16s regs %3d  static smem %6d B  local %4d B  max threads %4d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
                oscar__bg_attr(cu, fn, 0));
         if (f == 0) {
             int per = kv->Hkv * B, splits = oscar__kv_splits(kv->occ_decode[G] * cu->sm_count, per, 1024, kv->splits);
@@ -199,10 +200,21 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
                 cu->drv.cuEventSynchronize(e1);
                 if (i > 0) cu->drv.cuEventElapsedTime(&tm[i - 1], e0, e1);
                 if (!rc && i == reps) { /* counters of a build with -DOSCAR_APPEND_STATS=1 (err[1..3]; zero otherwise) */
-                    unsigned int st[4];
+                    unsigned int st[20];
                     if (!oscar_cuda_download(cu, st, kv.err, sizeof st) && (st[1] | st[2] | st[3])) {
+                        unsigned long long ph[8];
+                        int k2;
                         printf("diag write path stats (all %d calls): %u elements to the exact chain, %u rounds, %u threshold fallbacks\n", reps + 1, st[1], st[2], st[3]);
-                        cu->drv.cuMemsetD32Async(kv.err + 4, 0, 3, kv.stream);
+                        memcpy(ph, st + 4, sizeof ph);
+                        if (ph[0]) { /* -DOSCAR_APPEND_STATS=2: clock cycles per phase, summed over warps */
+                            static const char *nm[8] = {"load", "mma", "threshold", "min/max", "scales", "codes", "exact", "store"};
+                            unsigned long long tot = 0;
+                            for (k2 = 0; k2 < 8; k2++) tot += ph[k2];
+                            printf("diag write path phases:");
+                            for (k2 = 0; k2 < 8; k2++) printf(" %s %.1f%%", nm[k2], 100.0 * (double)ph[k2] / (double)tot);
+                            printf(" (%.3g warp-cycles)\n", (double)tot);
+                        }
+                        cu->drv.cuMemsetD32Async(kv.err + 4, 0, 19, kv.stream);
                     }
                 }
                 if (!rc) rc = oscar_cuda_kv_errors(&kv);

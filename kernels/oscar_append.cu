@@ -546,10 +546,14 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 // and low part, three products, fp32 accumulation: relative error ~2^-20), with a bound delta per
 // row on |Y_mma - Y_cpu|. Every quantity the codec stores is a monotone function of the
 // BF16-rounded rows, so each element is known as an interval [bf16(y - delta), bf16(y + delta)]
-// (one value for most elements), and each decision (clip threshold, group min / max, each code)
-// is taken on the intervals. Where an interval leaves a decision open, the elements that can
-// change it are computed with the CPU's own chain (__fmul_rn / __fadd_rn in increasing i) and
-// the decision is taken again. The stored codes and scales therefore equal the CPU's.
+// (one value for most elements), held as two packed BF16 words per column pair, and each
+// decision is taken on the intervals with packed BF16 instructions: the clip threshold as the
+// kth largest low end (bisection on packed counts, verified by one count of high ends), group
+// min / max on both ends, codes against three exact BF16 boundaries per group (the smallest
+// value whose code, by the CPU's formula, reaches 1, 2, 3). Where an interval leaves a decision
+// open, the elements that can change it are computed with the CPU's own chain (__fmul_rn /
+// __fadd_rn in increasing i) and everything is decided again. The stored codes and scales
+// therefore equal the CPU's.
 //
 // delta = 2^OSCAR_APPEND_DELTA_LOG2 * ||x||_2 * max_j ||R[:, j]||_2: the CPU chain's own error is
 // at most ~129 * 2^-24 * sum_i |x_i R_ij| <= 2^-17 ||x|| ||R_j||, the split leaves ~3 * 2^-22 and
@@ -567,7 +571,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 #define OSCAR_APPEND_MMA 1
 #endif
 #ifndef OSCAR_APPEND_STATS
-#define OSCAR_APPEND_STATS 0 // 1: counters in err[1..3] (bench --diag prints them)
+#define OSCAR_APPEND_STATS 0 // 1: counters in err[1..3]; 2: also clock cycles per phase in err[4..19] (bench --diag prints them)
 #endif
 #ifndef OSCAR_APPEND_DELTA_LOG2
 #define OSCAR_APPEND_DELTA_LOG2 (-15)
@@ -576,15 +580,9 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 #define MNT (D / 8) // n-tiles (8 columns each) per row
 #define RJ 4        // exact-chain jobs a lane puts in one batch
 #define ALLE (MNT == 16 ? 0xffffffffu : (1u << (2 * MNT)) - 1u) // every element bit of a lane's row
+#define NBW (6 * NGR) // code boundaries per lane: 2 rows x NGR groups x 3
 
 static __device__ __forceinline__ float oscar__pow2(int e) { return __int_as_float((e + 127) << 23); } // -126 <= e <= 127
-static __device__ __forceinline__ float oscar__bf16r(float v) { return oscar_bf16_to_f32(oscar_f32_to_bf16(v)); }
-static __device__ __forceinline__ int oscar__okey(float v) { // order-preserving int key (as the CPU's min/max)
-    const int b = __float_as_int(v);
-    return b ^ ((b >> 31) & 0x7fffffff);
-}
-static __device__ __forceinline__ float oscar__okey_f(int k) { return __int_as_float(k ^ ((k >> 31) & 0x7fffffff)); }
-static __device__ __forceinline__ oscar_u32 oscar__akey(float v) { return (__float_as_uint(v) & 0x7fffffffu) >> 16; } // |bf16 value| -> 15-bit key
 static __device__ __forceinline__ int oscar__qsum(int v) {
     v += __shfl_xor_sync(0xffffffffu, v, 1);
     return v + __shfl_xor_sync(0xffffffffu, v, 2);
@@ -604,28 +602,95 @@ static __device__ __forceinline__ void oscar__ldsm4(oscar_u32 (&r)[4], const voi
 // element (column n, permuted k) of a B matrix in shared memory
 static __device__ __forceinline__ int oscar__bswz(int n, int k) { return n * D + ((((k >> 3) ^ (n & 7))) << 3) + (k & 7); }
 
-// largest 15-bit key v with #{keys >= v} >= k over the quad's row (keys: two per word), given
-// lo (count >= k) and hi (count < k); both rows of the lane at once, warp-uniform trip count
-static __device__ __forceinline__ void oscar__kth(const oscar_u32 (&kk)[2][MNT], const int (&k)[2], oscar_u32 (&lo)[2], oscar_u32 (&hi)[2]) {
-    for (;;) {
-        const bool open = hi[0] - lo[0] > 1u || hi[1] - lo[1] > 1u;
-        if (!__any_sync(0xffffffffu, open)) break;
+// ---- packed BF16 pairs: column 8n + 2t in the low half, 8n + 2t + 1 in the high half ----
+static __device__ __forceinline__ oscar_u32 oscar__bf2(float lo_half, float hi_half) { // round to nearest even
+    oscar_u32 d;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi_half), "f"(lo_half));
+    return d;
+}
+static __device__ __forceinline__ oscar_u32 oscar__bmin2(oscar_u32 a, oscar_u32 b) {
+    oscar_u32 d;
+    asm("min.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+static __device__ __forceinline__ oscar_u32 oscar__bmax2(oscar_u32 a, oscar_u32 b) {
+    oscar_u32 d;
+    asm("max.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+static __device__ __forceinline__ float oscar__bh(oscar_u32 w, int h) { return __uint_as_float(h ? (w & 0xffff0000u) : (w << 16)); }
+// 0xffff in each half where a >= b (BF16 values; false against NaN)
+static __device__ __forceinline__ oscar_u32 oscar__bge2(oscar_u32 a, oscar_u32 b) {
+#if __CUDA_ARCH__ >= 900
+    oscar_u32 d;
+    asm("set.ge.u32.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return (oscar__bh(a, 0) >= oscar__bh(b, 0) ? 0xffffu : 0u) | (oscar__bh(a, 1) >= oscar__bh(b, 1) ? 0xffff0000u : 0u);
+#endif
+}
+// per half: 0xffff where the sign bits of a and b differ
+static __device__ __forceinline__ oscar_u32 oscar__sgn2(oscar_u32 a) { return __byte_perm(a, 0u, 0xBB99u); }
+// #{halves >= v} over the quad's row (v: a non-negative BF16 value's bits)
+static __device__ __forceinline__ int oscar__cnt_ge(const oscar_u32 (&k)[MNT], oscar_u32 v) {
+    const oscar_u32 v2 = v * 0x10001u;
+    oscar_u32 a4[4] = {0u, 0u, 0u, 0u}; // minus the masks: low half counts A, high half B - A
 #pragma unroll
-        for (int r = 0; r < 2; r++) {
-            const oscar_u32 mid = (lo[r] + hi[r]) >> 1, add = (0x8000u - mid) * 0x10001u;
-            oscar_u32 c2 = 0u;
-#pragma unroll
-            for (int n = 0; n < MNT; n++) c2 += ((kk[r][n] + add) >> 15) & 0x10001u;
-            const int cnt = oscar__qsum((int)((c2 & 0xffffu) + (c2 >> 16)));
-            if (hi[r] - lo[r] > 1u) {
-                if (cnt >= k[r]) lo[r] = mid;
-                else hi[r] = mid;
-            }
-        }
+    for (int n = 0; n < MNT; n++) a4[n & 3] -= oscar__bge2(k[n], v2);
+    const oscar_u32 acc = (a4[0] + a4[1]) + (a4[2] + a4[3]);
+    return oscar__qsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
+}
+// the CPU codec's code of value v for the stored (min, scale)
+static __device__ __forceinline__ int oscar__code(float v, float m, float s) {
+    if (s == 0.0f) return 0;
+    const float tq = floorf((v - m) / s + 0.5f);
+    return tq < 0.0f ? 0 : (tq > 3.0f ? 3 : (int)tq);
+}
+// BF16 bits <-> an order-preserving 16-bit key
+static __device__ __forceinline__ oscar_u32 oscar__ok16(oscar_u32 b) { return (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u); }
+static __device__ __forceinline__ oscar_u32 oscar__ik16(oscar_u32 k) { return (k & 0x8000u) ? (k & 0x7fffu) : (~k & 0xffffu); }
+static __device__ __forceinline__ float oscar__k16f(oscar_u32 k) { return __uint_as_float(oscar__ik16(k) << 16); }
+// the smallest BF16 value whose code is >= q (1..3), as bits; NaN (nothing reaches it) when the
+// scale is 0. Codes are monotone in the value, -inf has code 0 and +inf code 3: from the estimate
+// m + (q - 1/2) s, a galloping search brackets the first key with code >= q, then bisection (two
+// evaluations on average; near 0, where BF16 values are dense, up to ~16).
+static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
+    if (s == 0.0f) return 0x7fc0u;
+    const int kmin = 0x007f, kmax = 0xff80; // -inf, +inf
+    float x0 = m + ((float)q - 0.5f) * s;
+    // below half an ulp of m, v - m rounds to -m: every such v has the code of 0, and the boundary
+    // lies at the edge of that window (a symmetric group puts the middle boundary there)
+    const float w = __int_as_float(__float_as_int(m) & 0x7f800000) * 5.9604645e-8f; // ulp(m) / 2
+    if (fabsf(x0) < 4.0f * w) x0 = oscar__code(0.0f, m, s) >= q ? -w : w;
+    int k = (int)oscar__ok16(oscar_f32_to_bf16(x0)), lo, hi, st = 1;
+    k = min(max(k, kmin), kmax);
+    if (oscar__code(oscar__k16f((oscar_u32)k), m, s) >= q) {
+        hi = k, lo = k - 1;
+        while (lo > kmin && oscar__code(oscar__k16f((oscar_u32)lo), m, s) >= q) hi = lo, st *= 2, lo = max(hi - st, kmin);
+    } else {
+        lo = k, hi = k + 1;
+        while (hi < kmax && oscar__code(oscar__k16f((oscar_u32)hi), m, s) < q) lo = hi, st *= 2, hi = min(lo + st, kmax);
     }
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (oscar__code(oscar__k16f((oscar_u32)mid), m, s) >= q) hi = mid;
+        else lo = mid;
+    }
+    return oscar__ik16((oscar_u32)hi);
 }
 
-extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_append_params p) {
+#if OSCAR_APPEND_STATS >= 2 // per-phase clock cycles, summed over warps, in err[4..19] (8 x u64)
+#define OSCAR_PH(i) { const long long c_ = clock64(); ph[i] += c_ - ph_t; ph_t = c_; }
+#else
+#define OSCAR_PH(i)
+#endif
+#ifndef OSCAR_APPEND_MMA_MINB
+#define OSCAR_APPEND_MMA_MINB 3 // resident blocks per SM the register allocation must allow (3: 168 registers, a little spilled; fastest on the H100)
+#endif
+extern "C" __global__ void __launch_bounds__(128, OSCAR_APPEND_MMA_MINB) oscar_append_mma(const oscar_append_params p) {
+#if OSCAR_APPEND_STATS >= 2
+    long long ph[8] = {0, 0, 0, 0, 0, 0, 0, 0}, ph_t = clock64();
+#endif
     extern __shared__ __align__(16) oscar_u16 oscar_bsm[]; // [2][D][D]: R high, R low (fp16, scaled by 2^sr)
     __shared__ float s_red[2];
     __shared__ const float *s_xrow[4][16];
@@ -673,7 +738,7 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
     const int n_mt = (p.n_jobs + 15) >> 4;
     for (int mt = blockIdx.x * 4 + warp; mt < n_mt; mt += gridDim.x * 4) {
         // ---- the lane's two rows ----
-        int src[2], pos[2], page[2];
+        int pos[2], page[2];
         bool valid[2];
         const float *xrow[2];
         const oscar_u32 *ringw[2] = {0, 0};
@@ -681,44 +746,29 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
         for (int r = 0; r < 2; r++) {
             const long long job = (long long)mt * 16 + g + 8 * r;
             valid[r] = job < p.n_jobs;
-            src[r] = -1, pos[r] = 0, page[r] = 0;
+            pos[r] = 0, page[r] = 0, xrow[r] = 0;
             if (valid[r]) {
                 const int4 jb = oscar__job(p, job);
-                src[r] = jb.x, pos[r] = jb.z, page[r] = jb.w;
+                pos[r] = jb.z, page[r] = jb.w;
                 if (jb.x < 0) { // from the ring: already rotated and BF16
                     const size_t slab = ((size_t)jb.y * p.L + p.layer) * p.Hkv + head;
                     ringw[r] = (const oscar_u32 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((jb.z - p.S0) % p.ring)) * (D / 2);
-                }
+                } else xrow[r] = X + ((size_t)jb.x * p.Hkv + head) * D;
             }
-            xrow[r] = src[r] >= 0 ? X + ((size_t)src[r] * p.Hkv + head) * D : 0;
         }
         float4 xv[2][D / 16];
-        float y[2][MNT][2];
-        oscar_u32 exact[2] = {0u, 0u}; // bit 2n+h: y[r][n][h] is the CPU's value
 #pragma unroll
-        for (int r = 0; r < 2; r++) {
+        for (int r = 0; r < 2; r++)
 #pragma unroll
             for (int kk = 0; kk < D / 16; kk++)
                 xv[r][kk] = xrow[r] ? ((const float4 *)xrow[r])[4 * kk + t] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-#pragma unroll
-            for (int n = 0; n < MNT; n++) y[r][n][0] = y[r][n][1] = 0.0f;
-            if (ringw[r]) {
-#pragma unroll
-                for (int n = 0; n < MNT; n++) {
-                    const oscar_u32 w = ringw[r][4 * n + t];
-                    y[r][n][0] = oscar_bf16_to_f32((oscar_u16)(w & 0xffffu));
-                    y[r][n][1] = oscar_bf16_to_f32((oscar_u16)(w >> 16));
-                }
-                exact[r] = 0xffffffffu;
-            }
-        }
         // ---- row statistics: finite, range, scale to max |x| in [2^14, 2^15) ----
-        float delta[2];
         int sx[2];
         bool allx[2]; // every element must come from the exact chain (tiny rows)
 #pragma unroll
         for (int r = 0; r < 2; r++) {
-            float mx = 0.0f, ss = 0.0f;
+            float mx = 0.0f;
+            float ss = 0.0f;
             int bad = 0;
 #pragma unroll
             for (int kk = 0; kk < D / 16; kk++) {
@@ -733,91 +783,298 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
             ss += __shfl_xor_sync(0xffffffffu, ss, 2);
             allx[r] = false;
             sx[r] = 0;
-            delta[r] = 0.0f;
             if (xrow[r]) {
                 unsigned int ebits = bad ? OSCAR_ERR_BIT_NONFINITE : 0u;
                 if (!bad && ss > 32768.0f * 32768.0f) ebits |= OSCAR_ERR_BIT_RANGE;
                 const int ex = (__float_as_int(mx) >> 23) & 0xff;
                 if (ebits || ex == 0) { // stored as zeros (as the tiled kernel does), or an all-zero / subnormal row
                     if (ebits && t == 0) atomicOr((unsigned int *)p.err, ebits);
-                    if (ebits || mx == 0.0f) {
-                        xrow[r] = 0;
-                        exact[r] = 0xffffffffu;
-#pragma unroll
-                        for (int n = 0; n < MNT; n++) y[r][n][0] = y[r][n][1] = 0.0f;
-#pragma unroll
-                        for (int kk = 0; kk < D / 16; kk++) xv[r][kk] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-                    } else allx[r] = true;
+                    if (ebits || mx == 0.0f) xrow[r] = 0;
+                    else allx[r] = true;
                 } else if (ex < 67) allx[r] = true; // below 2^-60: the exact chain for every element
                 else sx[r] = 141 - ex;
-                if (allx[r]) {
+                if (!xrow[r] || allx[r]) {
 #pragma unroll
                     for (int kk = 0; kk < D / 16; kk++) xv[r][kk] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
                 }
             }
         }
-        // ---- Y ~= X R: three fp16 products (hi hi, hi lo, lo hi) per k step ----
-        float acc[MNT][4];
-#pragma unroll
-        for (int n = 0; n < MNT; n++) acc[n][0] = acc[n][1] = acc[n][2] = acc[n][3] = 0.0f;
+        OSCAR_PH(0)
+        // ---- x scaled by 2^sx and split into fp16 high / low A fragments ----
+        uint4 ah[D / 16], al[D / 16];
         float ssq[2] = {0.0f, 0.0f};
-        const float fa = oscar__pow2(min(sx[0], 127)), fb = oscar__pow2(min(sx[1], 127));
+        {
+            const float fa = oscar__pow2(min(sx[0], 127)), fb = oscar__pow2(min(sx[1], 127));
 #pragma unroll
-        for (int kk = 0; kk < D / 16; kk++) {
-            const float4 a = xv[0][kk], b = xv[1][kk];
-            const float a0 = a.x * fa, a1 = a.y * fa, a2 = a.z * fa, a3 = a.w * fa;
-            const float b0 = b.x * fb, b1 = b.y * fb, b2 = b.z * fb, b3 = b.w * fb;
-            ssq[0] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
-            ssq[1] += b0 * b0 + b1 * b1 + b2 * b2 + b3 * b3;
-            uint4 ah, al;
-            oscar_h2_split(a0, a1, &ah.x, &al.x);
-            oscar_h2_split(b0, b1, &ah.y, &al.y);
-            oscar_h2_split(a2, a3, &ah.z, &al.z);
-            oscar_h2_split(b2, b3, &ah.w, &al.w);
+            for (int kk = 0; kk < D / 16; kk++) {
+                const float4 a = xv[0][kk], b = xv[1][kk];
+                const float a0 = a.x * fa, a1 = a.y * fa, a2 = a.z * fa, a3 = a.w * fa;
+                const float b0 = b.x * fb, b1 = b.y * fb, b2 = b.z * fb, b3 = b.w * fb;
+                ssq[0] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+                ssq[1] += b0 * b0 + b1 * b1 + b2 * b2 + b3 * b3;
+                oscar_h2_split(a0, a1, &ah[kk].x, &al[kk].x);
+                oscar_h2_split(b0, b1, &ah[kk].y, &al[kk].y);
+                oscar_h2_split(a2, a3, &ah[kk].z, &al[kk].z);
+                oscar_h2_split(b2, b3, &ah[kk].w, &al[kk].w);
+            }
+        }
+        // ---- Y ~= X R, 16 columns at a time: three fp16 products (hi hi, hi lo, lo hi) per k
+        // step. Each element becomes an interval [lo, hi] of BF16 values, two per word (lo ==
+        // hi: the value is known): [bf16(y - delta), bf16(y + delta)] around the MMA's y ----
+        oscar_u32 lo2[2][MNT], hi2[2][MNT], need[2] = {0u, 0u};
+        float dl[2];
+        bool mmar[2];
 #pragma unroll
-            for (int np = 0; np < MNT / 2; np++) {
+        for (int r = 0; r < 2; r++) {
+            float s2 = ssq[r];
+            s2 += __shfl_xor_sync(0xffffffffu, s2, 1);
+            s2 += __shfl_xor_sync(0xffffffffu, s2, 2);
+            // back to the input's scale: 2^-sr, then 2^-sx (two steps, each a normal power of two)
+            const float u1 = oscar__pow2(-min(sr, 126)), u2 = oscar__pow2(-sx[r]);
+            dl[r] = sqrtf(s2) * cmax * oscar__pow2(OSCAR_APPEND_DELTA_LOG2) * u1 * u2;
+            mmar[r] = xrow[r] && !allx[r];
+            if (!mmar[r]) {
+#pragma unroll
+                for (int n = 0; n < MNT; n++) lo2[r][n] = hi2[r][n] = ringw[r] ? ringw[r][4 * n + t] : 0u;
+                if (allx[r]) need[r] = ALLE; // zeros until the exact chain fills them
+            }
+        }
+        const float u1 = oscar__pow2(-min(sr, 126)), u2a = oscar__pow2(-sx[0]), u2b = oscar__pow2(-sx[1]);
+#pragma unroll
+        for (int np = 0; np < MNT / 2; np++) {
+            float acc[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
+#pragma unroll
+            for (int kk = 0; kk < D / 16; kk++) {
                 const int n = 16 * np + (lane >> 4) * 8 + (lane & 7), k = 16 * kk + ((lane >> 3) & 1) * 8;
                 oscar_u32 bh[4], bl[4];
                 oscar__ldsm4(bh, Bh + oscar__bswz(n, k));
                 oscar__ldsm4(bl, Bl + oscar__bswz(n, k));
 #pragma unroll
                 for (int j = 0; j < 2; j++) {
-                    oscar_mma_f16(acc[2 * np + j], al, bh[2 * j], bh[2 * j + 1]);
-                    oscar_mma_f16(acc[2 * np + j], ah, bl[2 * j], bl[2 * j + 1]);
-                    oscar_mma_f16(acc[2 * np + j], ah, bh[2 * j], bh[2 * j + 1]);
+                    oscar_mma_f16(acc[j], al[kk], bh[2 * j], bh[2 * j + 1]);
+                    oscar_mma_f16(acc[j], ah[kk], bl[2 * j], bl[2 * j + 1]);
+                    oscar_mma_f16(acc[j], ah[kk], bh[2 * j], bh[2 * j + 1]);
                 }
             }
+#pragma unroll
+            for (int j = 0; j < 2; j++)
+#pragma unroll
+                for (int r = 0; r < 2; r++)
+                    if (mmar[r]) {
+                        const float u2 = r ? u2b : u2a;
+                        const float y0 = acc[j][2 * r] * u1 * u2, y1 = acc[j][2 * r + 1] * u1 * u2;
+                        lo2[r][2 * np + j] = oscar__bf2(__fsub_rd(y0, dl[r]), __fsub_rd(y1, dl[r]));
+                        hi2[r][2 * np + j] = oscar__bf2(__fadd_ru(y0, dl[r]), __fadd_ru(y1, dl[r]));
+                    }
         }
-#pragma unroll
-        for (int r = 0; r < 2; r++) {
-            float s2 = ssq[r];
-            s2 += __shfl_xor_sync(0xffffffffu, s2, 1);
-            s2 += __shfl_xor_sync(0xffffffffu, s2, 2);
-            if (xrow[r] && !allx[r]) {
-                // back to the input's scale: 2^-sr, then 2^-sx (two steps, each a normal power of two)
-                const float u1 = oscar__pow2(-min(sr, 126)), u2 = oscar__pow2(-sx[r]);
-                delta[r] = sqrtf(s2) * cmax * oscar__pow2(OSCAR_APPEND_DELTA_LOG2) * u1 * u2;
-#pragma unroll
-                for (int n = 0; n < MNT; n++) {
-                    y[r][n][0] = acc[n][2 * r] * u1 * u2;
-                    y[r][n][1] = acc[n][2 * r + 1] * u1 * u2;
-                }
-            }
-        }
-        // ---- decisions on intervals; open ones go to the exact chain ----
-        oscar_u32 need[2] = {0u, 0u};
-#pragma unroll
-        for (int r = 0; r < 2; r++)
-            if (allx[r]) need[r] = ALLE;
+        OSCAR_PH(1)
         // the warp's rows (input pointers) for the exact chain's jobs
         if (t == 0) {
             s_xrow[warp][g] = xrow[0];
             s_xrow[warp][g + 8] = xrow[1];
         }
         __syncwarp();
-        auto resolve = [&]() {
-            // every flagged element of the warp goes into one job list (at most RJ per lane per
-            // batch); the lanes compute the jobs with the CPU's chain, 32 at a time
+        // ---- decisions. Each one is taken on the intervals; where one is open, the elements
+        // that can change it are computed with the CPU's chain (__fmul_rn / __fadd_rn in
+        // increasing i) and everything is decided again (rare: ~0.2 elements per row) ----
+        oscar_u32 thr2[2] = {0u, 0u};     // the clip threshold (BF16 bits, both halves)
+        oscar_u32 sw[2][NGR];             // fp16 scale | fp16 min << 16 per group
+        oscar_u32 cw[2][MNT / 4];         // packed codes: byte for column 8n+2t (bits 0-7), +1 (bits 16-23)
+        for (;;) {
+            // -- clip threshold: the kth largest |value|. With L, H the ends of |interval|: T_L =
+            // kth largest L is the answer when fewer than kth elements have H > T_L --
+            if (kth > 0) {
+                oscar_u32 L[2][MNT], lo[2], hi[2];
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+                    oscar_u32 m2 = 0u;
+#pragma unroll
+                    for (int n = 0; n < MNT; n++) {
+                        const oscar_u32 a = lo2[r][n] & 0x7fff7fffu, b = hi2[r][n] & 0x7fff7fffu;
+                        L[r][n] = oscar__bmin2(a, b) & ~oscar__sgn2(lo2[r][n] ^ hi2[r][n]); // 0 where the interval holds 0
+                        m2 = oscar__bmax2(m2, L[r][n]);
+                    }
+                    const oscar_u32 top = (oscar_u32)oscar__qmax((int)max(m2 & 0xffffu, m2 >> 16));
+                    lo[r] = top > 384u ? top - 384u : 0u; // three octaves below the largest
+                    hi[r] = top + 1u;
+                    if (oscar__cnt_ge(L[r], lo[r]) < kth) hi[r] = lo[r], lo[r] = 0u;
+                    if (hi[r] == 0u) hi[r] = 1u;
+                }
+                for (;;) { // bisection: #{L >= lo} >= kth > #{L >= hi}
+                    const bool open = hi[0] - lo[0] > 1u || hi[1] - lo[1] > 1u;
+                    if (!__any_sync(0xffffffffu, open)) break;
+#pragma unroll
+                    for (int r = 0; r < 2; r++) {
+                        const oscar_u32 mid = (lo[r] + hi[r]) >> 1;
+                        const int c = oscar__cnt_ge(L[r], mid);
+                        if (hi[r] - lo[r] > 1u) {
+                            if (c >= kth) lo[r] = mid;
+                            else hi[r] = mid;
+                        }
+                    }
+                }
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+                    oscar_u32 H[MNT];
+#pragma unroll
+                    for (int n = 0; n < MNT; n++) H[n] = oscar__bmax2(lo2[r][n] & 0x7fff7fffu, hi2[r][n] & 0x7fff7fffu);
+                    const bool chk = oscar__cnt_ge(H, lo[r] + 1u) >= kth && valid[r];
+                    thr2[r] = lo[r] * 0x10001u;
+                    oscar_u32 add = 0u;
+                    if (chk) { // open: the elements with L <= T_L < H (at least one exists)
+                        const oscar_u32 T21 = (lo[r] + 1u) * 0x10001u;
+#pragma unroll
+                        for (int n = 0; n < MNT; n++) {
+                            const oscar_u32 m = ~oscar__bge2(L[r][n], T21) & oscar__bge2(H[n], T21);
+                            add |= ((m & 1u) | ((m >> 15) & 2u)) << (2 * n);
+                        }
+                    }
+                    need[r] |= add;
+#if OSCAR_APPEND_STATS // err[3]: rows whose clip threshold was open with no element to resolve (cannot happen)
+                    if (oscar__qmax(add != 0u) == 0 && chk && t == 0) atomicAdd((unsigned int *)p.err + 3, 1u);
+#endif
+                }
+            }
+            bool open = __any_sync(0xffffffffu, (need[0] | need[1]) != 0u);
+            OSCAR_PH(2)
+            // -- clamp; group min / max (known when the ends of the intervals agree) --
+            float gmn[2][NGR], gmx[2][NGR];
+            if (!open) {
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+                    const oscar_u32 T2 = thr2[r], nT2 = thr2[r] | 0x80008000u;
+#pragma unroll
+                    for (int gi = 0; gi < NGR; gi++) {
+                        oscar_u32 mnl = 0x7f807f80u, mnh = 0x7f807f80u, mxl = 0xff80ff80u, mxh = 0xff80ff80u;
+#pragma unroll
+                        for (int n = gi * (GS / 8); n < (gi + 1) * (GS / 8); n++) {
+                            oscar_u32 a = lo2[r][n], b = hi2[r][n];
+                            if (kth > 0) a = oscar__bmax2(oscar__bmin2(a, T2), nT2), b = oscar__bmax2(oscar__bmin2(b, T2), nT2);
+                            mnl = oscar__bmin2(mnl, a), mnh = oscar__bmin2(mnh, b);
+                            mxl = oscar__bmax2(mxl, a), mxh = oscar__bmax2(mxh, b);
+                        }
+                        float f[4] = {fminf(oscar__bh(mnl, 0), oscar__bh(mnl, 1)), fminf(oscar__bh(mnh, 0), oscar__bh(mnh, 1)),
+                                      fmaxf(oscar__bh(mxl, 0), oscar__bh(mxl, 1)), fmaxf(oscar__bh(mxh, 0), oscar__bh(mxh, 1))};
+#pragma unroll
+                        for (int o = 1; o <= 2; o <<= 1) {
+                            f[0] = fminf(f[0], __shfl_xor_sync(0xffffffffu, f[0], o));
+                            f[1] = fminf(f[1], __shfl_xor_sync(0xffffffffu, f[1], o));
+                            f[2] = fmaxf(f[2], __shfl_xor_sync(0xffffffffu, f[2], o));
+                            f[3] = fmaxf(f[3], __shfl_xor_sync(0xffffffffu, f[3], o));
+                        }
+                        gmn[r][gi] = f[0], gmx[r][gi] = f[3];
+                        if (valid[r] && (f[0] != f[1] || f[2] != f[3])) {
+                            // open: the elements that can be the min (lo < min of hi) or the max
+#pragma unroll
+                            for (int n = gi * (GS / 8); n < (gi + 1) * (GS / 8); n++)
+#pragma unroll
+                                for (int h = 0; h < 2; h++) {
+                                    float a = oscar__bh(lo2[r][n], h), b = oscar__bh(hi2[r][n], h);
+                                    if (kth > 0) {
+                                        const float th = oscar__bh(T2, 0);
+                                        a = fminf(fmaxf(a, -th), th), b = fminf(fmaxf(b, -th), th);
+                                    }
+                                    if (a != b && ((f[0] != f[1] && a < f[1]) || (f[2] != f[3] && b > f[2]))) need[r] |= 1u << (2 * n + h);
+                                }
+                        }
+                    }
+                }
+                open = __any_sync(0xffffffffu, (need[0] | need[1]) != 0u);
+            }
+            // -- a min or max of 0: the CPU keeps the first element (in column order) that
+            // reaches it, so its sign is that element's (the clamp keeps the sign of a zero) --
+            if (!open) {
+                bool zc = false;
+#pragma unroll
+                for (int r = 0; r < 2; r++)
+#pragma unroll
+                    for (int gi = 0; gi < NGR; gi++) zc |= valid[r] && (gmn[r][gi] == 0.0f || gmx[r][gi] == 0.0f);
+                if (__any_sync(0xffffffffu, zc)) {
+#pragma unroll
+                    for (int r = 0; r < 2; r++)
+#pragma unroll
+                        for (int gi = 0; gi < NGR; gi++) {
+                            const float th = oscar__bh(thr2[r], 0);
+                            int fmn = 0x7fffffff, fmx = 0x7fffffff; // (column << 1) | sign of the first zero
+#pragma unroll
+                            for (int n = gi * (GS / 8); n < (gi + 1) * (GS / 8); n++)
+#pragma unroll
+                                for (int h = 0; h < 2; h++) {
+                                    float a = oscar__bh(lo2[r][n], h), b = oscar__bh(hi2[r][n], h);
+                                    if (kth > 0) a = fminf(fmaxf(a, -th), th), b = fminf(fmaxf(b, -th), th);
+                                    const int key = ((8 * n + 2 * t + h) << 1) | (int)((lo2[r][n] >> (16 * h + 15)) & 1u);
+                                    if (gmn[r][gi] == 0.0f && a == 0.0f) {
+                                        if (b != 0.0f) need[r] |= 1u << (2 * n + h);
+                                        fmn = min(fmn, key);
+                                    }
+                                    if (gmx[r][gi] == 0.0f && b == 0.0f) {
+                                        if (a != 0.0f) need[r] |= 1u << (2 * n + h);
+                                        fmx = min(fmx, key);
+                                    }
+                                }
+                            fmn = oscar__qmin(fmn), fmx = oscar__qmin(fmx);
+                            if (valid[r] && gmn[r][gi] == 0.0f) gmn[r][gi] = (fmn & 1) ? -0.0f : 0.0f;
+                            if (valid[r] && gmx[r][gi] == 0.0f) gmx[r][gi] = (fmx & 1) ? -0.0f : 0.0f;
+                        }
+                    open = __any_sync(0xffffffffu, (need[0] | need[1]) != 0u);
+                }
+            }
+            OSCAR_PH(3)
+            // -- scales, code boundaries, codes --
+            if (!open) {
+                float gs[2][NGR], gm[2][NGR];
+#pragma unroll
+                for (int r = 0; r < 2; r++)
+#pragma unroll
+                    for (int gi = 0; gi < NGR; gi++) {
+                        const float scale = (gmx[r][gi] - gmn[r][gi]) / 3.0f;
+                        const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[r][gi]);
+                        gs[r][gi] = oscar_f16_to_f32(s16), gm[r][gi] = oscar_f16_to_f32(m16);
+                        sw[r][gi] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
+                    }
+                // boundary j = (r * NGR + gi) * 3 + q - 1, computed by lane j % 4 of the quad
+                oscar_u32 bres[(NBW + 3) / 4];
+#pragma unroll
+                for (int rd = 0; rd < (NBW + 3) / 4; rd++) {
+                    const int j = 4 * rd + t, rg = j / 3, q = j % 3 + 1;
+                    float s = 0.0f, m = 0.0f;
+#pragma unroll
+                    for (int c = 0; c < 2 * NGR; c++)
+                        if (c == rg) s = gs[c / NGR][c % NGR], m = gm[c / NGR][c % NGR];
+                    bres[rd] = j < NBW ? oscar__bound(m, s, q) : 0u;
+                }
+                OSCAR_PH(4)
+                oscar_u32 bnd[2][NGR][3];
+#pragma unroll
+                for (int j = 0; j < NBW; j++) {
+                    const oscar_u32 b = __shfl_sync(0xffffffffu, bres[j >> 2], (lane & ~3) | (j & 3));
+                    bnd[j / (3 * NGR)][(j / 3) % NGR][j % 3] = b * 0x10001u;
+                }
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+                    const oscar_u32 T2 = thr2[r], nT2 = thr2[r] | 0x80008000u;
+#pragma unroll
+                    for (int n4 = 0; n4 < MNT / 4; n4++) cw[r][n4] = 0u;
+#pragma unroll
+                    for (int n = 0; n < MNT; n++) {
+                        const int gi = n / (GS / 8);
+                        oscar_u32 a = lo2[r][n], b = hi2[r][n];
+                        if (kth > 0) a = oscar__bmax2(oscar__bmin2(a, T2), nT2), b = oscar__bmax2(oscar__bmin2(b, T2), nT2);
+                        const oscar_u32 l1 = oscar__bge2(a, bnd[r][gi][0]), l2 = oscar__bge2(a, bnd[r][gi][1]), l3 = oscar__bge2(a, bnd[r][gi][2]);
+                        const oscar_u32 h1 = oscar__bge2(b, bnd[r][gi][0]), h2 = oscar__bge2(b, bnd[r][gi][1]), h3 = oscar__bge2(b, bnd[r][gi][2]);
+                        const oscar_u32 dm = (l1 ^ h1) | (l2 ^ h2) | (l3 ^ h3);
+                        need[r] |= ((dm & 1u) | ((dm >> 15) & 2u)) << (2 * n);
+                        // codes are thermometer sums: bit 0 = l1 ^ l2 ^ l3, bit 1 = l2
+                        const oscar_u32 cq = ((l1 ^ l2 ^ l3) & 0x00010001u) | (l2 & 0x00020002u);
+                        cw[r][n % (MNT / 4)] |= cq << (2 * (n / (MNT / 4)));
+                    }
+                }
+                open = __any_sync(0xffffffffu, (need[0] | need[1]) != 0u);
+            }
+            OSCAR_PH(5)
+            if (!open) break;
+            // -- the exact chain for every flagged element of the warp: one job list, the
+            // lanes take 32 jobs at a time (at most RJ per lane per batch) --
             for (;;) {
                 oscar_u32 take[2] = {0u, 0u};
                 int nj = 0;
@@ -859,8 +1116,21 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
                     const int jb = s_job[warp][j], c = jb >> 8;
                     const float *xr = s_xrow[warp][jb & 255], *rc = R + c;
                     float e = 0.0f;
-#pragma unroll 16
-                    for (int i = 0; i < D; i++) e = __fadd_rn(e, __fmul_rn(xr[i], rc[(size_t)i * D]));
+                    for (int i0 = 0; i0 < D; i0 += 32) { // 32 + 8 loads in flight, then the chain
+                        float rv[32];
+                        float4 xq[8];
+#pragma unroll
+                        for (int u = 0; u < 32; u++) rv[u] = __ldg(rc + (size_t)(i0 + u) * D);
+#pragma unroll
+                        for (int u = 0; u < 8; u++) xq[u] = __ldg((const float4 *)(xr + i0) + u);
+#pragma unroll
+                        for (int u = 0; u < 8; u++) {
+                            e = __fadd_rn(e, __fmul_rn(xq[u].x, rv[4 * u]));
+                            e = __fadd_rn(e, __fmul_rn(xq[u].y, rv[4 * u + 1]));
+                            e = __fadd_rn(e, __fmul_rn(xq[u].z, rv[4 * u + 2]));
+                            e = __fadd_rn(e, __fmul_rn(xq[u].w, rv[4 * u + 3]));
+                        }
+                    }
                     s_res[warp][j] = e;
                 }
                 __syncwarp();
@@ -869,209 +1139,23 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
 #pragma unroll
                     for (int r = 0; r < 2; r++) {
 #pragma unroll
-                        for (int n = 0; n < MNT; n++)
-#pragma unroll
-                            for (int h = 0; h < 2; h++)
-                                if ((take[r] >> (2 * n + h)) & 1u) y[r][n][h] = s_res[warp][j++];
+                        for (int n = 0; n < MNT; n++) {
+                            const oscar_u32 tk = (take[r] >> (2 * n)) & 3u;
+                            if (tk) { // one branch per word (both halves)
+                                const oscar_u32 b0 = oscar_f32_to_bf16(s_res[warp][j]), b1 = oscar_f32_to_bf16(s_res[warp][j + (tk & 1u)]);
+                                const oscar_u32 v = (tk == 3u) ? b0 | (b1 << 16) : (tk == 1u ? b0 : b0 << 16);
+                                const oscar_u32 sel = (tk & 1u ? 0x0000ffffu : 0u) | (tk & 2u ? 0xffff0000u : 0u);
+                                lo2[r][n] = (lo2[r][n] & ~sel) | v;
+                                hi2[r][n] = (hi2[r][n] & ~sel) | v;
+                                j += (int)(tk & 1u) + (int)(tk >> 1);
+                            }
+                        }
                         need[r] &= ~take[r];
-                        exact[r] |= take[r];
                     }
                 }
                 __syncwarp();
             }
-        };
-        resolve();
-        // interval of the BF16 value of element (r, n, h)
-        auto lo_of = [&](int r, int n, int h) -> float {
-            return (exact[r] >> (2 * n + h)) & 1u ? oscar__bf16r(y[r][n][h]) : oscar__bf16r(y[r][n][h] - delta[r]);
-        };
-        auto hi_of = [&](int r, int n, int h) -> float {
-            return (exact[r] >> (2 * n + h)) & 1u ? oscar__bf16r(y[r][n][h]) : oscar__bf16r(y[r][n][h] + delta[r]);
-        };
-        // the interval after the clip (the CPU's clamp, applied to both ends: it is monotone)
-        auto clipped = [&](int r, int n, int h, float th, float &a, float &b) {
-            a = lo_of(r, n, h), b = hi_of(r, n, h);
-            if (kth > 0) {
-                if (a > th) a = th;
-                if (a < -th) a = -th;
-                if (b > th) b = th;
-                if (b < -th) b = -th;
-            }
-        };
-        // ---- clip threshold: k-th largest |bf16| ----
-        float thr[2] = {0.0f, 0.0f};
-        if (kth > 0) {
-            for (;;) {
-                oscar_u32 kk2[2][MNT], lo[2], hi[2], top[2];
-                const int kq[2] = {kth, kth};
-#pragma unroll
-                for (int r = 0; r < 2; r++) {
-                    oscar_u32 m = 0u;
-#pragma unroll
-                    for (int n = 0; n < MNT; n++) {
-                        const oscar_u32 k0 = oscar__akey(oscar__bf16r(y[r][n][0])), k1 = oscar__akey(oscar__bf16r(y[r][n][1]));
-                        kk2[r][n] = k0 | (k1 << 16);
-                        m = max(m, max(k0, k1));
-                    }
-                    top[r] = (oscar_u32)oscar__qmax((int)m);
-                    lo[r] = top[r] > 384u ? top[r] - 384u : 0u; // three octaves below the largest
-                    hi[r] = top[r] + 1u;
-                    const oscar_u32 add = (0x8000u - lo[r]) * 0x10001u;
-                    oscar_u32 c2 = 0u;
-#pragma unroll
-                    for (int n = 0; n < MNT; n++) c2 += ((kk2[r][n] + add) >> 15) & 0x10001u;
-                    if (oscar__qsum((int)((c2 & 0xffffu) + (c2 >> 16))) < kth) hi[r] = lo[r], lo[r] = 0u;
-                    if (hi[r] == 0u) hi[r] = 1u; // every key is 0
-                }
-                oscar__kth(kk2, kq, lo, hi);
-                // verified when #{L >= t} >= k and #{H > t} < k
-                bool ok[2];
-                int cl[2], ch[2];
-#pragma unroll
-                for (int r = 0; r < 2; r++) {
-                    cl[r] = 0, ch[r] = 0;
-#pragma unroll
-                    for (int n = 0; n < MNT; n++)
-#pragma unroll
-                        for (int h = 0; h < 2; h++) {
-                            const float a = lo_of(r, n, h), b = hi_of(r, n, h);
-                            const oscar_u32 ka = oscar__akey(a), kb = oscar__akey(b);
-                            const oscar_u32 L = (a <= 0.0f && b >= 0.0f) ? 0u : min(ka, kb), H = max(ka, kb);
-                            cl[r] += L >= lo[r];
-                            ch[r] += H > lo[r];
-                        }
-                    cl[r] = oscar__qsum(cl[r]);
-                    ch[r] = oscar__qsum(ch[r]);
-                    ok[r] = (cl[r] >= kth && ch[r] < kth) || !valid[r];
-                    thr[r] = __uint_as_float(lo[r] << 16);
-                }
-                if (__all_sync(0xffffffffu, ok[0] && ok[1])) break;
-                // open: T_lo = k-th largest L, T_hi = k-th largest H; the ambiguous elements whose
-                // interval meets [T_lo, T_hi] go to the exact chain
-                oscar_u32 kl[2][MNT], kh[2][MNT], l2[2], h2[2], l3[2], h3[2], mh[2] = {0u, 0u};
-#pragma unroll
-                for (int r = 0; r < 2; r++) {
-#pragma unroll
-                    for (int n = 0; n < MNT; n++) {
-                        oscar_u32 Lw = 0u, Hw = 0u;
-#pragma unroll
-                        for (int h = 0; h < 2; h++) {
-                            const float a = lo_of(r, n, h), b = hi_of(r, n, h);
-                            const oscar_u32 ka = oscar__akey(a), kb = oscar__akey(b);
-                            Lw |= ((a <= 0.0f && b >= 0.0f) ? 0u : min(ka, kb)) << (16 * h);
-                            Hw |= max(ka, kb) << (16 * h);
-                            mh[r] = max(mh[r], max(ka, kb));
-                        }
-                        kl[r][n] = Lw, kh[r][n] = Hw;
-                    }
-                    mh[r] = (oscar_u32)oscar__qmax((int)mh[r]) + 1u; // count(>= max + 1) = 0 < k, count(>= 0) = D >= k
-                    l2[r] = 0u, h2[r] = mh[r], l3[r] = 0u, h3[r] = mh[r];
-                }
-                oscar__kth(kl, kq, l2, h2);
-                oscar__kth(kh, kq, l3, h3);
-#pragma unroll
-                for (int r = 0; r < 2; r++) {
-                    if (!ok[r]) {
-#pragma unroll
-                        for (int n = 0; n < MNT; n++)
-#pragma unroll
-                            for (int h = 0; h < 2; h++) {
-                                const oscar_u32 L = (kl[r][n] >> (16 * h)) & 0xffffu, H = (kh[r][n] >> (16 * h)) & 0xffffu;
-                                if (!((exact[r] >> (2 * n + h)) & 1u) && H >= l2[r] && L <= l3[r]) need[r] |= 1u << (2 * n + h);
-                            }
-                    }
-                    // the candidates of a row are spread over its quad
-                    const bool none = oscar__qmax(need[r] != 0u) == 0;
-                    if (!ok[r] && none) { // cannot happen; stay exact
-                        need[r] = ~exact[r] & ALLE;
-#if OSCAR_APPEND_STATS // err[3]: rows whose clip threshold found no element to resolve
-                        if (t == 0) atomicAdd((unsigned int *)p.err + 3, 1u);
-#endif
-                    }
-                }
-                resolve();
-            }
-        }
-        // ---- clamp, group min / max (order-preserving keys, as the tiled kernel) ----
-        constexpr int NPG = GS / 8; // n-tiles per group
-        int gmn[2][NGR], gmx[2][NGR];
-        for (;;) {
-#pragma unroll
-            for (int r = 0; r < 2; r++) {
-                const float th = thr[r];
-#pragma unroll
-                for (int gi = 0; gi < NGR; gi++) {
-                    int mnl = 0x7fffffff, mnh = 0x7fffffff, mxl = (int)0x80000000, mxh = (int)0x80000000;
-#pragma unroll
-                    for (int n = gi * NPG; n < (gi + 1) * NPG; n++)
-#pragma unroll
-                        for (int h = 0; h < 2; h++) {
-                            float a, b;
-                            clipped(r, n, h, th, a, b);
-                            mnl = min(mnl, oscar__okey(a)), mxl = max(mxl, oscar__okey(a));
-                            mnh = min(mnh, oscar__okey(b)), mxh = max(mxh, oscar__okey(b));
-                        }
-                    mnl = oscar__qmin(mnl), mnh = oscar__qmin(mnh), mxl = oscar__qmax(mxl), mxh = oscar__qmax(mxh);
-                    gmn[r][gi] = mnl, gmx[r][gi] = mxh;
-                    if (valid[r] && (mnl != mnh || mxl != mxh)) {
-#pragma unroll
-                        for (int n = gi * NPG; n < (gi + 1) * NPG; n++)
-#pragma unroll
-                            for (int h = 0; h < 2; h++) {
-                                if ((exact[r] >> (2 * n + h)) & 1u) continue;
-                                float a, b;
-                                clipped(r, n, h, th, a, b);
-                                if ((mnl != mnh && oscar__okey(a) <= mnh) || (mxl != mxh && oscar__okey(b) >= mxl)) need[r] |= 1u << (2 * n + h);
-                            }
-                    }
-                }
-            }
-            if (!__any_sync(0xffffffffu, (need[0] | need[1]) != 0u)) break;
-            resolve();
-        }
-        // ---- scales and codes ----
-        float gs[2][NGR], gm[2][NGR];
-        oscar_u32 sw[2][NGR];
-#pragma unroll
-        for (int r = 0; r < 2; r++)
-#pragma unroll
-            for (int gi = 0; gi < NGR; gi++) {
-                const float mn = oscar__okey_f(gmn[r][gi]), mx = oscar__okey_f(gmx[r][gi]);
-                const float scale = (mx - mn) / 3.0f;
-                const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(mn);
-                gs[r][gi] = oscar_f16_to_f32(s16), gm[r][gi] = oscar_f16_to_f32(m16);
-                sw[r][gi] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
-            }
-        oscar_u32 q2[2][MNT]; // codes, 2 bits each: bits 2h of word n
-        for (;;) {
-#pragma unroll
-            for (int r = 0; r < 2; r++) {
-                const float th = thr[r];
-#pragma unroll
-                for (int n = 0; n < MNT; n++) {
-                    const float s = gs[r][n / NPG], m = gm[r][n / NPG];
-                    oscar_u32 w = 0u;
-#pragma unroll
-                    for (int h = 0; h < 2; h++) {
-                        float a, b;
-                        clipped(r, n, h, th, a, b);
-                        int qa = 0, qb = 0;
-                        if (s != 0.0f) {
-                            const float ta = floorf((a - m) / s + 0.5f);
-                            qa = ta < 0.0f ? 0 : (ta > 3.0f ? 3 : (int)ta);
-                            if (b != a) {
-                                const float tb = floorf((b - m) / s + 0.5f);
-                                qb = tb < 0.0f ? 0 : (tb > 3.0f ? 3 : (int)tb);
-                            } else qb = qa;
-                        }
-                        if (qa != qb && valid[r]) need[r] |= 1u << (2 * n + h);
-                        w |= (oscar_u32)qa << (2 * h);
-                    }
-                    q2[r][n] = w;
-                }
-            }
-            if (!__any_sync(0xffffffffu, (need[0] | need[1]) != 0u)) break;
-            resolve();
+            OSCAR_PH(6)
         }
         // ---- store: byte b = q[b] | q[b + D/4] << 2 | q[b + D/2] << 4 | q[b + 3D/4] << 6; the
         // lane holds bytes 8n + 2t + {0, 1} for n < D/32 ----
@@ -1084,20 +1168,17 @@ extern "C" __global__ void __launch_bounds__(128) oscar_append_mma(const oscar_a
             oscar_u32 *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;
             codes += (size_t)prow * (D / 4);
 #pragma unroll
-            for (int n = 0; n < MNT / 4; n++) {
-                oscar_u32 b2 = 0u;
-#pragma unroll
-                for (int j = 0; j < 4; j++) {
-                    const oscar_u32 w = q2[r][n + j * (MNT / 4)];
-                    b2 |= ((w & 3u) << (2 * j)) | (((w >> 2) & 3u) << (8 + 2 * j));
-                }
-                *(oscar_u16 *)(codes + 8 * n + 2 * t) = (oscar_u16)b2;
-            }
+            for (int n = 0; n < MNT / 4; n++) *(oscar_u16 *)(codes + 8 * n + 2 * t) = (oscar_u16)__byte_perm(cw[r][n], 0u, 0x0020u);
             if (t == 0) {
 #pragma unroll
                 for (int gi = 0; gi < NGR; gi++) sm[gi] = sw[r][gi];
             }
         }
+        OSCAR_PH(7)
     }
+#if OSCAR_APPEND_STATS >= 2
+    if (lane == 0)
+        for (int i = 0; i < 8; i++) atomicAdd((unsigned long long *)((unsigned int *)p.err + 4) + i, (unsigned long long)ph[i]);
+#endif
 }
 #endif

@@ -2,12 +2,14 @@
 # tools/ncu_source.sh - where the warps of one oscar_decode_w launch wait: Nsight Compute's warp
 # stall samples per SASS instruction (SourceCounters): the 30 instructions with the most samples,
 # and the share of each 100-instruction region. usage (device machine, repository root): sh tools/ncu_source.sh [batch ctx] (default 1 8192)
+# env: KERNEL (default oscar_decode_w), SKIP (launches skipped, default 4), ARGS (bench_gpu arguments
+# instead of the decode run, e.g. KERNEL=oscar_append_mma SKIP=1 ARGS="--diag --batch 1 --ctx 8192 --iters 1")
 OUT=${OUT:-build/ncu_source}; mkdir -p "$OUT"
 make -s build/bench_gpu >/dev/null || exit 1
 b=${1:-1}; c=${2:-8192}
-timeout 300 ncu --clock-control none --kernel-name oscar_decode_w --launch-skip 4 --launch-count 1 \
+timeout 300 ncu --clock-control none --kernel-name "${KERNEL:-oscar_decode_w}" --launch-skip "${SKIP:-4}" --launch-count 1 \
     --section SourceCounters --section WarpStateStats --page source --print-source sass --csv \
-    ./build/bench_gpu --batch "$b" --ctx "$c" --iters 3 --mode "${MODE:-int2}" > "$OUT/src_${b}_$c.csv" 2>"$OUT/src_${b}_$c.err"
+    ./build/bench_gpu ${ARGS:---batch "$b" --ctx "$c" --iters 3 --mode "${MODE:-int2}"} > "$OUT/src_${b}_$c.csv" 2>"$OUT/src_${b}_$c.err"
 echo "ncu rc=$? lines $(wc -l < "$OUT/src_${b}_$c.csv")"
 python3 - "$OUT/src_${b}_$c.csv" <<'PY'
 import csv, sys
