@@ -87,7 +87,7 @@
                     launch on tensor cores: fp16 hi/lo MMAs give each rotated element within a
                     bound delta; clip threshold, group min / max and codes are decided on BF16
                     intervals, and the elements that leave a decision open are computed with the
-                    CPU's chain, so the pages are the same bytes. Correct; 1.7x slower than
+                    CPU's chain, so the pages are the same bytes. Correct; 1.24x slower than
                     oscar_append today (BENCHMARKS.md), hence not the default.
      oscar_decode   grid (splits, Hkv, batch), 128 threads. Walks a run of tiles (64 history
                     rows or up to 4096/d BF16 rows) staged by 16-byte cp.async into two shared
@@ -361,6 +361,7 @@ typedef struct oscar_cuda_kv {
     oscar_cu_module mod_decode[33];      /* by GQA group */
     oscar_cu_function fn_append, fn_decode[33][4]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g */
     oscar_cu_function fn_append_mma; /* the flush launch on tensor cores (d 64 / 128, rotations set); NULL where not built */
+    int thr_append_mma, occ_append_mma; /* its block size (from the kernel) and resident blocks per SM */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
     int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
@@ -1558,18 +1559,25 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#else\n",
     "#define OSCAR_PH(i)\n",
     "#endif\n",
-    "#ifndef OSCAR_APPEND_MMA_MINB\n",
-    "#define OSCAR_APPEND_MMA_MINB 3 // resident blocks per SM the register allocation must allow (3: 168 registers, a little spilled; fastest on the H100)\n",
+    "#ifndef OSCAR_APPEND_MMA_WARPS\n",
+    "#define OSCAR_APPEND_MMA_WARPS 12 // warps per block (the host reads the block size from the kernel)\n",
     "#endif\n",
-    "extern \"C\" __global__ void __launch_bounds__(128, OSCAR_APPEND_MMA_MINB) oscar_append_mma(const oscar_append_params p) {\n",
+    "#ifndef OSCAR_APPEND_MMA_MINB\n",
+    "#define OSCAR_APPEND_MMA_MINB (12 / OSCAR_APPEND_MMA_WARPS) // resident blocks per SM the registers must allow: 12 warps per SM (168 registers, a little spilled)\n",
+    "#endif\n",
+    "#define MW OSCAR_APPEND_MMA_WARPS\n",
+    "// The blocks of an SM share one copy of R; the warps of a block start each round of tiles\n",
+    "// together (one barrier), so they run the same stretch of this long kernel at the same time and\n",
+    "// share the instruction cache.\n",
+    "extern \"C\" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) oscar_append_mma(const oscar_append_params p) {\n",
     "#if OSCAR_APPEND_STATS >= 2\n",
     "    long long ph[8] = {0, 0, 0, 0, 0, 0, 0, 0}, ph_t = clock64();\n",
     "#endif\n",
     "    extern __shared__ __align__(16) oscar_u16 oscar_bsm[]; // [2][D][D]: R high, R low (fp16, scaled by 2^sr)\n",
     "    __shared__ float s_red[2];\n",
-    "    __shared__ const float *s_xrow[4][16];\n",
-    "    __shared__ int s_job[4][32 * RJ];\n",
-    "    __shared__ float s_res[4][32 * RJ];\n",
+    "    __shared__ const float *s_xrow[MW][16];\n",
+    "    __shared__ int s_job[MW][32 * RJ];\n",
+    "    __shared__ float s_res[MW][32 * RJ];\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;\n",
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
     "    const float *X = (const float *)(isv \? p.v : p.k);\n",
@@ -1592,7 +1600,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    const int er = (__float_as_int(s_red[1]) >> 23) & 0xff;\n",
     "    const int sr = er \? 141 - er : 0;                              // max |R| 2^sr in [2^14, 2^15)\n",
     "    const float cmax = sqrtf(s_red[0]) * 1.001f * oscar__pow2(min(sr, 127)); // in the scaled domain\n",
-    "    for (int idx = tid; idx < D * D; idx += 128) {\n",
+    "    for (int idx = tid; idx < D * D; idx += 32 * MW) {\n",
     "        const int i = idx / D, n = idx % D, pp = i & 15, a = pp >> 2, b = pp & 3;\n",
     "        const int k = (i & ~15) + (b < 2 \? 2 * a + b : 8 + 2 * a + (b - 2));\n",
     "        const float v = R[idx] * oscar__pow2(min(sr, 127));\n",
@@ -1610,17 +1618,19 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        kth = D - idx;\n",
     "    }\n",
     "    const int n_mt = (p.n_jobs + 15) >> 4;\n",
-    "    for (int mt = blockIdx.x * 4 + warp; mt < n_mt; mt += gridDim.x * 4) {\n",
-    "        // ---- the lane's two rows ----\n",
-    "        int pos[2], page[2];\n",
-    "        bool valid[2];\n",
-    "        const float *xrow[2];\n",
-    "        const oscar_u32 *ringw[2] = {0, 0};\n",
+    "    // the lane's two rows of tile mt: job, page, input row (or ring row), and the input itself;\n",
+    "    // the next tile's are fetched at the end of each round, before the barrier\n",
+    "    int pos[2], page[2];\n",
+    "    bool valid[2];\n",
+    "    const float *xrow[2];\n",
+    "    const oscar_u32 *ringw[2];\n",
+    "    float4 xv[2][D / 16];\n",
+    "    auto fetch = [&](int mt) {\n",
     "#pragma unroll\n",
     "        for (int r = 0; r < 2; r++) {\n",
     "            const long long job = (long long)mt * 16 + g + 8 * r;\n",
     "            valid[r] = job < p.n_jobs;\n",
-    "            pos[r] = 0, page[r] = 0, xrow[r] = 0;\n",
+    "            pos[r] = 0, page[r] = 0, xrow[r] = 0, ringw[r] = 0;\n",
     "            if (valid[r]) {\n",
     "                const int4 jb = oscar__job(p, job);\n",
     "                pos[r] = jb.z, page[r] = jb.w;\n",
@@ -1630,12 +1640,16 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "                } else xrow[r] = X + ((size_t)jb.x * p.Hkv + head) * D;\n",
     "            }\n",
     "        }\n",
-    "        float4 xv[2][D / 16];\n",
     "#pragma unroll\n",
     "        for (int r = 0; r < 2; r++)\n",
     "#pragma unroll\n",
     "            for (int kk = 0; kk < D / 16; kk++)\n",
     "                xv[r][kk] = xrow[r] \? ((const float4 *)xrow[r])[4 * kk + t] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);\n",
+    "    };\n",
+    "    fetch(blockIdx.x * MW + warp);\n",
+    "    for (int mt0 = blockIdx.x * MW; mt0 < n_mt; mt0 += gridDim.x * MW) { // every warp of the block takes every round\n",
+    "        const int mt = mt0 + warp;\n",
+    "        __syncthreads();\n",
     "        // ---- row statistics: finite, range, scale to max |x| in [2^14, 2^15) ----\n",
     "        int sx[2];\n",
     "        bool allx[2]; // every element must come from the exact chain (tiny rows)\n",
@@ -2049,6 +2063,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            }\n",
     "        }\n",
     "        OSCAR_PH(7)\n",
+    "        fetch(mt + gridDim.x * MW);\n",
     "    }\n",
     "#if OSCAR_APPEND_STATS >= 2\n",
     "    if (lane == 0)\n",
@@ -4135,8 +4150,14 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
            dynamic shared memory */
         kv->fn_append_mma = NULL;
         if (kv->int2 && cu->drv.cuModuleGetFunction(&kv->fn_append_mma, kv->mod_append, "oscar_append_mma") == 0) {
-            int smem = 4 * kv->d * kv->d;
+            int smem = 4 * kv->d * kv->d, thr = 0, occ = 0;
             if (smem > 48 * 1024 && cu->drv.cuFuncSetAttribute(kv->fn_append_mma, OSCAR__CU_FUNC_MAX_DYN_SMEM, smem) != 0) kv->fn_append_mma = NULL;
+            /* its block size is the kernel's own (launch bounds); blocks per SM from the occupancy */
+            if (kv->fn_append_mma && (cu->drv.cuFuncGetAttribute(&thr, 0 /* MAX_THREADS_PER_BLOCK */, kv->fn_append_mma) != 0 || thr < 32 || (thr & 31) ||
+                                      cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_append_mma, thr, (size_t)smem) != 0 || occ < 1))
+                kv->fn_append_mma = NULL;
+            kv->thr_append_mma = thr;
+            kv->occ_append_mma = occ;
         } else kv->fn_append_mma = NULL;
     }
     return OSCAR_OK;
@@ -4518,10 +4539,11 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             p.n_runs = n_frun;
             if (kv->fn_append_mma && kv->krot && kv->vrot && ((k | v) & 15u) == 0 && kv->append_mma) {
                 /* every row of the flush goes to a page: warps of 16 rows on tensor cores, blocks
-                   looping over them (each block converts R once): about three blocks per SM */
-                unsigned per = (unsigned)(((cu->sm_count > 0 ? cu->sm_count : 100) * 3 + kv->Hkv * 2 - 1) / (kv->Hkv * 2));
-                unsigned mb = (unsigned)(((size_t)n_flush + 63) / 64);
-                rc = oscar__launch(kv, kv->fn_append_mma, "oscar_append_mma", mb < per ? mb : per, (unsigned)kv->Hkv * 2, 1, 128, 4u * (unsigned)kv->d * (unsigned)kv->d, &p);
+                   looping over them (each block converts R once): one wave of resident blocks */
+                unsigned per = (unsigned)(((cu->sm_count > 0 ? cu->sm_count : 100) * kv->occ_append_mma + kv->Hkv * 2 - 1) / (kv->Hkv * 2));
+                unsigned rows = 16u * (unsigned)(kv->thr_append_mma / 32), mb = (unsigned)(((size_t)n_flush + rows - 1) / rows);
+                rc = oscar__launch(kv, kv->fn_append_mma, "oscar_append_mma", mb < per ? mb : per, (unsigned)kv->Hkv * 2, 1, (unsigned)kv->thr_append_mma,
+                                   4u * (unsigned)kv->d * (unsigned)kv->d, &p);
             } else
                 rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }

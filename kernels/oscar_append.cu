@@ -684,18 +684,25 @@ static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
 #else
 #define OSCAR_PH(i)
 #endif
-#ifndef OSCAR_APPEND_MMA_MINB
-#define OSCAR_APPEND_MMA_MINB 3 // resident blocks per SM the register allocation must allow (3: 168 registers, a little spilled; fastest on the H100)
+#ifndef OSCAR_APPEND_MMA_WARPS
+#define OSCAR_APPEND_MMA_WARPS 12 // warps per block (the host reads the block size from the kernel)
 #endif
-extern "C" __global__ void __launch_bounds__(128, OSCAR_APPEND_MMA_MINB) oscar_append_mma(const oscar_append_params p) {
+#ifndef OSCAR_APPEND_MMA_MINB
+#define OSCAR_APPEND_MMA_MINB (12 / OSCAR_APPEND_MMA_WARPS) // resident blocks per SM the registers must allow: 12 warps per SM (168 registers, a little spilled)
+#endif
+#define MW OSCAR_APPEND_MMA_WARPS
+// The blocks of an SM share one copy of R; the warps of a block start each round of tiles
+// together (one barrier), so they run the same stretch of this long kernel at the same time and
+// share the instruction cache.
+extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) oscar_append_mma(const oscar_append_params p) {
 #if OSCAR_APPEND_STATS >= 2
     long long ph[8] = {0, 0, 0, 0, 0, 0, 0, 0}, ph_t = clock64();
 #endif
     extern __shared__ __align__(16) oscar_u16 oscar_bsm[]; // [2][D][D]: R high, R low (fp16, scaled by 2^sr)
     __shared__ float s_red[2];
-    __shared__ const float *s_xrow[4][16];
-    __shared__ int s_job[4][32 * RJ];
-    __shared__ float s_res[4][32 * RJ];
+    __shared__ const float *s_xrow[MW][16];
+    __shared__ int s_job[MW][32 * RJ];
+    __shared__ float s_res[MW][32 * RJ];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, t = lane & 3;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const float *X = (const float *)(isv ? p.v : p.k);
@@ -718,7 +725,7 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_APPEND_MMA_MINB) oscar_a
     const int er = (__float_as_int(s_red[1]) >> 23) & 0xff;
     const int sr = er ? 141 - er : 0;                              // max |R| 2^sr in [2^14, 2^15)
     const float cmax = sqrtf(s_red[0]) * 1.001f * oscar__pow2(min(sr, 127)); // in the scaled domain
-    for (int idx = tid; idx < D * D; idx += 128) {
+    for (int idx = tid; idx < D * D; idx += 32 * MW) {
         const int i = idx / D, n = idx % D, pp = i & 15, a = pp >> 2, b = pp & 3;
         const int k = (i & ~15) + (b < 2 ? 2 * a + b : 8 + 2 * a + (b - 2));
         const float v = R[idx] * oscar__pow2(min(sr, 127));
@@ -736,17 +743,19 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_APPEND_MMA_MINB) oscar_a
         kth = D - idx;
     }
     const int n_mt = (p.n_jobs + 15) >> 4;
-    for (int mt = blockIdx.x * 4 + warp; mt < n_mt; mt += gridDim.x * 4) {
-        // ---- the lane's two rows ----
-        int pos[2], page[2];
-        bool valid[2];
-        const float *xrow[2];
-        const oscar_u32 *ringw[2] = {0, 0};
+    // the lane's two rows of tile mt: job, page, input row (or ring row), and the input itself;
+    // the next tile's are fetched at the end of each round, before the barrier
+    int pos[2], page[2];
+    bool valid[2];
+    const float *xrow[2];
+    const oscar_u32 *ringw[2];
+    float4 xv[2][D / 16];
+    auto fetch = [&](int mt) {
 #pragma unroll
         for (int r = 0; r < 2; r++) {
             const long long job = (long long)mt * 16 + g + 8 * r;
             valid[r] = job < p.n_jobs;
-            pos[r] = 0, page[r] = 0, xrow[r] = 0;
+            pos[r] = 0, page[r] = 0, xrow[r] = 0, ringw[r] = 0;
             if (valid[r]) {
                 const int4 jb = oscar__job(p, job);
                 pos[r] = jb.z, page[r] = jb.w;
@@ -756,12 +765,16 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_APPEND_MMA_MINB) oscar_a
                 } else xrow[r] = X + ((size_t)jb.x * p.Hkv + head) * D;
             }
         }
-        float4 xv[2][D / 16];
 #pragma unroll
         for (int r = 0; r < 2; r++)
 #pragma unroll
             for (int kk = 0; kk < D / 16; kk++)
                 xv[r][kk] = xrow[r] ? ((const float4 *)xrow[r])[4 * kk + t] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    };
+    fetch(blockIdx.x * MW + warp);
+    for (int mt0 = blockIdx.x * MW; mt0 < n_mt; mt0 += gridDim.x * MW) { // every warp of the block takes every round
+        const int mt = mt0 + warp;
+        __syncthreads();
         // ---- row statistics: finite, range, scale to max |x| in [2^14, 2^15) ----
         int sx[2];
         bool allx[2]; // every element must come from the exact chain (tiny rows)
@@ -1175,6 +1188,7 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_APPEND_MMA_MINB) oscar_a
             }
         }
         OSCAR_PH(7)
+        fetch(mt + gridDim.x * MW);
     }
 #if OSCAR_APPEND_STATS >= 2
     if (lane == 0)
