@@ -2070,7 +2070,13 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        for (int i = 0; i < 8; i++) atomicAdd((unsigned long long *)((unsigned int *)p.err + 4) + i, (unsigned long long)ph[i]);\n",
     "#endif\n",
     "}\n",
+    "#define OSCAR__APPEND_MMA_BUILT 1\n",
     "#endif\n",
+    "#ifndef OSCAR__APPEND_MMA_BUILT\n",
+    "#define OSCAR__APPEND_MMA_BUILT 0\n",
+    "#endif\n",
+    "// whether this build has oscar_append_mma (the host reads it instead of asking for a missing symbol)\n",
+    "extern \"C\" __device__ int oscar_append_mma_built = OSCAR__APPEND_MMA_BUILT;\n",
     0};
 /* kernels/oscar_decode.cu */
 static const char *const oscar__src_oscar_decode_cu[] = {
@@ -4149,7 +4155,12 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
            group >= 8, fp32 rotation chain, sm_80 or newer); its R fragments take 4 d^2 bytes of
            dynamic shared memory */
         kv->fn_append_mma = NULL;
-        if (kv->int2 && cu->drv.cuModuleGetFunction(&kv->fn_append_mma, kv->mod_append, "oscar_append_mma") == 0) {
+        int built = 0;
+        oscar_cu_ptr gp = 0;
+        size_t gb = 0;
+        if (kv->int2 && cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_append, "oscar_append_mma_built") == 0 && gb == sizeof(int) &&
+            cu->drv.cuMemcpyDtoH(&built, gp, sizeof(int)) == 0 && built == 1 &&
+            cu->drv.cuModuleGetFunction(&kv->fn_append_mma, kv->mod_append, "oscar_append_mma") == 0) {
             int smem = 4 * kv->d * kv->d, thr = 0, occ = 0;
             if (smem > 48 * 1024 && cu->drv.cuFuncSetAttribute(kv->fn_append_mma, OSCAR__CU_FUNC_MAX_DYN_SMEM, smem) != 0) kv->fn_append_mma = NULL;
             /* its block size is the kernel's own (launch bounds); blocks per SM from the occupancy */

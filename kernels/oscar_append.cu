@@ -1195,4 +1195,10 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
         for (int i = 0; i < 8; i++) atomicAdd((unsigned long long *)((unsigned int *)p.err + 4) + i, (unsigned long long)ph[i]);
 #endif
 }
+#define OSCAR__APPEND_MMA_BUILT 1
 #endif
+#ifndef OSCAR__APPEND_MMA_BUILT
+#define OSCAR__APPEND_MMA_BUILT 0
+#endif
+// whether this build has oscar_append_mma (the host reads it instead of asking for a missing symbol)
+extern "C" __device__ int oscar_append_mma_built = OSCAR__APPEND_MMA_BUILT;
