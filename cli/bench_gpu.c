@@ -199,7 +199,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
                 cu->drv.cuEventRecord(e1, kv.stream);
                 cu->drv.cuEventSynchronize(e1);
                 if (i > 0) cu->drv.cuEventElapsedTime(&tm[i - 1], e0, e1);
-                if (!rc && i == reps) { /* counters of a build with -DOSCAR_APPEND_STATS=1 (err[1..3]; zero otherwise) */
+                if (!rc && i == reps) { /* counters of a build with -DOSCAR_APPEND_STATS=1 (err[1..3]) or 2 (also phase clocks, err[4..19]); zero otherwise */
                     unsigned int st[20];
                     if (!oscar_cuda_download(cu, st, kv.err, sizeof st) && (st[1] | st[2] | st[3])) {
                         unsigned long long ph[8];

@@ -94,15 +94,27 @@ static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, 
 }
 
 #if OSCAR_INT2
+// the CPU codec's clip index: thr = a[idx] of the ascending |x|; -1: no clip
+static __device__ __forceinline__ int oscar__clip_idx(float clip) {
+    if (!(clip > 0.0f)) return -1;
+    const int idx = (int)floorf(clip * (float)D);
+    return idx > D - 1 ? D - 1 : idx;
+}
+// an INT2 page row (codes) and its group scales of one (page, KV head, K|V, position)
+static __device__ __forceinline__ oscar_u8 *oscar__page_row(const oscar_append_params &p, int page, int head, int isv, int pos, oscar_u32 **sm) {
+    const int prow = (pos - p.S0) % p.P;
+    oscar_u8 *codes = (oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + head) * (size_t)p.head_page_bytes +
+                      (size_t)isv * p.P * (D / 4 + NGR * 4);
+    *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;
+    return codes + (size_t)prow * (D / 4);
+}
 // the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation
 // sequence as the CPU reference
 template <int NR>
 static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,
                                                     const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {
-    const float clip = isv ? p.v_clip : p.k_clip;
-    if (clip > 0.0f) {
-        int idx = (int)floorf(clip * (float)D);
-        if (idx > D - 1) idx = D - 1;
+    const int idx = oscar__clip_idx(isv ? p.v_clip : p.k_clip);
+    if (idx >= 0) {
         // thr = a[idx] of the ascending |x| = the (D - idx)-th largest, counted with multiplicity
         // (bit patterns of non-negative floats order like the floats)
         oscar_u32 a[NR][NC], thr[NR];
@@ -258,11 +270,8 @@ static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p
             gmx[jj] = b;
         }
 #endif
-        const int prow = (pos[r] - p.S0) % p.P;
-        oscar_u8 *codes = (oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page[r]) * p.Hkv + head) * (size_t)p.head_page_bytes +
-                          (size_t)isv * p.P * (D / 4 + NGR * 4);
-        oscar_u32 *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;
-        codes += (size_t)prow * (D / 4);
+        oscar_u32 *sm;
+        oscar_u8 *codes = oscar__page_row(p, page[r], head, isv, pos[r], &sm);
         oscar_u8 *c8 = cs + r * D;
 #pragma unroll
         for (int jj = 0; jj < NC; jj++) {
@@ -629,6 +638,10 @@ static __device__ __forceinline__ oscar_u32 oscar__bge2(oscar_u32 a, oscar_u32 b
     return (oscar__bh(a, 0) >= oscar__bh(b, 0) ? 0xffffu : 0u) | (oscar__bh(a, 1) >= oscar__bh(b, 1) ? 0xffff0000u : 0u);
 #endif
 }
+// the CPU's clamp to [-T, T] (T2: T's bits in both halves), on a packed pair and on one value;
+// the sign of a zero may differ from the CPU's (the zero min / max step does not rely on it)
+static __device__ __forceinline__ oscar_u32 oscar__clamp2(oscar_u32 w, oscar_u32 T2) { return oscar__bmax2(oscar__bmin2(w, T2), T2 | 0x80008000u); }
+static __device__ __forceinline__ float oscar__clampf(float v, float th) { return fminf(fmaxf(v, -th), th); }
 // per half: 0xffff where the sign bits of a and b differ
 static __device__ __forceinline__ oscar_u32 oscar__sgn2(oscar_u32 a) { return __byte_perm(a, 0u, 0xBB99u); }
 // #{halves >= v} over the quad's row (v: a non-negative BF16 value's bits)
@@ -691,7 +704,7 @@ static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
 #define OSCAR_APPEND_MMA_MINB (12 / OSCAR_APPEND_MMA_WARPS) // resident blocks per SM the registers must allow: 12 warps per SM (168 registers, a little spilled)
 #endif
 #define MW OSCAR_APPEND_MMA_WARPS
-// The blocks of an SM share one copy of R; the warps of a block start each round of tiles
+// The warps of a block share one copy of R in shared memory and start each round of tiles
 // together (one barrier), so they run the same stretch of this long kernel at the same time and
 // share the instruction cache.
 extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) oscar_append_mma(const oscar_append_params p) {
@@ -735,13 +748,7 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
         Bl[oscar__bswz(n, k)] = (oscar_u16)(l & 0xffffu);
     }
     __syncthreads();
-    const float clip = isv ? p.v_clip : p.k_clip;
-    int kth = 0;
-    if (clip > 0.0f) {
-        int idx = (int)floorf(clip * (float)D);
-        if (idx > D - 1) idx = D - 1;
-        kth = D - idx;
-    }
+    const int cidx = oscar__clip_idx(isv ? p.v_clip : p.k_clip), kth = cidx < 0 ? 0 : D - cidx; // clip: the kth largest |value|
     const int n_mt = (p.n_jobs + 15) >> 4;
     // the lane's two rows of tile mt: job, page, input row (or ring row), and the input itself;
     // the next tile's are fetched at the end of each round, before the barrier
@@ -835,16 +842,17 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
         // step. Each element becomes an interval [lo, hi] of BF16 values, two per word (lo ==
         // hi: the value is known): [bf16(y - delta), bf16(y + delta)] around the MMA's y ----
         oscar_u32 lo2[2][MNT], hi2[2][MNT], need[2] = {0u, 0u};
-        float dl[2];
+        float dl[2], u2[2];
         bool mmar[2];
+        const float u1 = oscar__pow2(-min(sr, 126));
 #pragma unroll
         for (int r = 0; r < 2; r++) {
             float s2 = ssq[r];
             s2 += __shfl_xor_sync(0xffffffffu, s2, 1);
             s2 += __shfl_xor_sync(0xffffffffu, s2, 2);
             // back to the input's scale: 2^-sr, then 2^-sx (two steps, each a normal power of two)
-            const float u1 = oscar__pow2(-min(sr, 126)), u2 = oscar__pow2(-sx[r]);
-            dl[r] = sqrtf(s2) * cmax * oscar__pow2(OSCAR_APPEND_DELTA_LOG2) * u1 * u2;
+            u2[r] = oscar__pow2(-sx[r]);
+            dl[r] = sqrtf(s2) * cmax * oscar__pow2(OSCAR_APPEND_DELTA_LOG2) * u1 * u2[r];
             mmar[r] = xrow[r] && !allx[r];
             if (!mmar[r]) {
 #pragma unroll
@@ -852,7 +860,6 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
                 if (allx[r]) need[r] = ALLE; // zeros until the exact chain fills them
             }
         }
-        const float u1 = oscar__pow2(-min(sr, 126)), u2a = oscar__pow2(-sx[0]), u2b = oscar__pow2(-sx[1]);
 #pragma unroll
         for (int np = 0; np < MNT / 2; np++) {
             float acc[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
@@ -874,8 +881,7 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
 #pragma unroll
                 for (int r = 0; r < 2; r++)
                     if (mmar[r]) {
-                        const float u2 = r ? u2b : u2a;
-                        const float y0 = acc[j][2 * r] * u1 * u2, y1 = acc[j][2 * r + 1] * u1 * u2;
+                        const float y0 = acc[j][2 * r] * u1 * u2[r], y1 = acc[j][2 * r + 1] * u1 * u2[r];
                         lo2[r][2 * np + j] = oscar__bf2(__fsub_rd(y0, dl[r]), __fsub_rd(y1, dl[r]));
                         hi2[r][2 * np + j] = oscar__bf2(__fadd_ru(y0, dl[r]), __fadd_ru(y1, dl[r]));
                     }
@@ -955,14 +961,14 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
             if (!open) {
 #pragma unroll
                 for (int r = 0; r < 2; r++) {
-                    const oscar_u32 T2 = thr2[r], nT2 = thr2[r] | 0x80008000u;
+                    const oscar_u32 T2 = thr2[r];
 #pragma unroll
                     for (int gi = 0; gi < NGR; gi++) {
                         oscar_u32 mnl = 0x7f807f80u, mnh = 0x7f807f80u, mxl = 0xff80ff80u, mxh = 0xff80ff80u;
 #pragma unroll
                         for (int n = gi * (GS / 8); n < (gi + 1) * (GS / 8); n++) {
                             oscar_u32 a = lo2[r][n], b = hi2[r][n];
-                            if (kth > 0) a = oscar__bmax2(oscar__bmin2(a, T2), nT2), b = oscar__bmax2(oscar__bmin2(b, T2), nT2);
+                            if (kth > 0) a = oscar__clamp2(a, T2), b = oscar__clamp2(b, T2);
                             mnl = oscar__bmin2(mnl, a), mnh = oscar__bmin2(mnh, b);
                             mxl = oscar__bmax2(mxl, a), mxh = oscar__bmax2(mxh, b);
                         }
@@ -983,10 +989,7 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
 #pragma unroll
                                 for (int h = 0; h < 2; h++) {
                                     float a = oscar__bh(lo2[r][n], h), b = oscar__bh(hi2[r][n], h);
-                                    if (kth > 0) {
-                                        const float th = oscar__bh(T2, 0);
-                                        a = fminf(fmaxf(a, -th), th), b = fminf(fmaxf(b, -th), th);
-                                    }
+                                    if (kth > 0) a = oscar__clampf(a, oscar__bh(T2, 0)), b = oscar__clampf(b, oscar__bh(T2, 0));
                                     if (a != b && ((f[0] != f[1] && a < f[1]) || (f[2] != f[3] && b > f[2]))) need[r] |= 1u << (2 * n + h);
                                 }
                         }
@@ -1014,7 +1017,7 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
 #pragma unroll
                                 for (int h = 0; h < 2; h++) {
                                     float a = oscar__bh(lo2[r][n], h), b = oscar__bh(hi2[r][n], h);
-                                    if (kth > 0) a = fminf(fmaxf(a, -th), th), b = fminf(fmaxf(b, -th), th);
+                                    if (kth > 0) a = oscar__clampf(a, th), b = oscar__clampf(b, th);
                                     const int key = ((8 * n + 2 * t + h) << 1) | (int)((lo2[r][n] >> (16 * h + 15)) & 1u);
                                     if (gmn[r][gi] == 0.0f && a == 0.0f) {
                                         if (b != 0.0f) need[r] |= 1u << (2 * n + h);
@@ -1065,14 +1068,13 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
                 }
 #pragma unroll
                 for (int r = 0; r < 2; r++) {
-                    const oscar_u32 T2 = thr2[r], nT2 = thr2[r] | 0x80008000u;
 #pragma unroll
                     for (int n4 = 0; n4 < MNT / 4; n4++) cw[r][n4] = 0u;
 #pragma unroll
                     for (int n = 0; n < MNT; n++) {
                         const int gi = n / (GS / 8);
                         oscar_u32 a = lo2[r][n], b = hi2[r][n];
-                        if (kth > 0) a = oscar__bmax2(oscar__bmin2(a, T2), nT2), b = oscar__bmax2(oscar__bmin2(b, T2), nT2);
+                        if (kth > 0) a = oscar__clamp2(a, thr2[r]), b = oscar__clamp2(b, thr2[r]);
                         const oscar_u32 l1 = oscar__bge2(a, bnd[r][gi][0]), l2 = oscar__bge2(a, bnd[r][gi][1]), l3 = oscar__bge2(a, bnd[r][gi][2]);
                         const oscar_u32 h1 = oscar__bge2(b, bnd[r][gi][0]), h2 = oscar__bge2(b, bnd[r][gi][1]), h3 = oscar__bge2(b, bnd[r][gi][2]);
                         const oscar_u32 dm = (l1 ^ h1) | (l2 ^ h2) | (l3 ^ h3);
@@ -1175,11 +1177,8 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
 #pragma unroll
         for (int r = 0; r < 2; r++) {
             if (!valid[r]) continue;
-            const int prow = (pos[r] - p.S0) % p.P;
-            oscar_u8 *codes = (oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page[r]) * p.Hkv + head) * (size_t)p.head_page_bytes +
-                              (size_t)isv * p.P * (D / 4 + NGR * 4);
-            oscar_u32 *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;
-            codes += (size_t)prow * (D / 4);
+            oscar_u32 *sm;
+            oscar_u8 *codes = oscar__page_row(p, page[r], head, isv, pos[r], &sm);
 #pragma unroll
             for (int n = 0; n < MNT / 4; n++) *(oscar_u16 *)(codes + 8 * n + 2 * t) = (oscar_u16)__byte_perm(cw[r][n], 0u, 0x0020u);
             if (t == 0) {
