@@ -850,8 +850,6 @@ static __device__ __forceinline__ void oscar_imma(int c[4], uint4 a, oscar_u32 b
                  : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
                  : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
 }
-// exact int -> float for |x| < 2^22 (one integer add and one float add)
-static __device__ __forceinline__ float oscar_i2f(int x) { return __int_as_float(x + 0x4B400000) - 12582912.0f; }
 // the hi (lo == 0) or lo half pair of (x0, x1), fp16 / bf16
 static __device__ __forceinline__ oscar_u32 oscar_h2_part(float x0, float x1, int lo) {
     oscar_u32 h, l;
@@ -867,11 +865,20 @@ static __device__ __forceinline__ void oscar_cp_async16_zero(void *smem, const v
     oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(smem);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, 0;\n" ::"r"(s), "l"(gmem));
 }
+#ifndef OSCAR_XP // timing experiments only (wrong results): 1 V codes without the subtraction, 2 without any conversion
+#define OSCAR_XP 0
+#endif
 // fp16 codes of quarter qd from a byte-pair word (bytes 0 and 2 hold the codes of the two halves)
 static __device__ __forceinline__ oscar_u32 oscar_w_codes(oscar_u32 x, int qd) {
     oscar_u32 o, r;
     // (x & mask) | 0x6400 halves in one lop3 (ptxas emitted an and and an or for the C form)
+#if OSCAR_XP == 2 // timing only, wrong results: no conversion
+    return x;
+#endif
     asm("lop3.b32 %0, %1, %2, %3, 0xea;" : "=r"(r) : "r"(x), "r"(0x00030003u << (2 * qd)), "r"(0x64006400u));
+#if OSCAR_XP == 1 // timing only, wrong results: no subtraction
+    return r;
+#endif
     asm("sub.f16x2 %0, %1, %2;" : "=r"(o) : "r"(r), "r"(0x64006400u));
     return o;
 }
@@ -882,6 +889,27 @@ static __device__ __forceinline__ float oscar_ex2(float x) {
     float y;
     asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
     return y;
+}
+
+// INT2 P.V on u8 x u8 tensor cores (1, the default where a unit holds whole 32-token k-steps):
+// the V codes masked in place (code x 4^qd, one lop3 per 4 codes) against the weights p * scale
+// as three base-256 digits of 23-bit fixed point, scaled per head and unit so that the unit's
+// largest weight is just below 2^23 (each weight within 2^-24 of that largest one; 16 bits were
+// not enough: the min term sum p z cancels most of the code term), summed exactly in int32 over
+// the unit (digits 0-1 in one n-tile, digit 2 in a second) and added to the fp32 O once per
+// channel tile. Opt-in (-DOSCAR_WPV=1): 18% fewer instructions per unit, but only 32 x 128K got
+// faster (-3%) and batch 1 x 128K slower (+3%) on the H100 (kernels/NOTES.md, v25). 0 (default):
+// fp16 MMAs on converted codes with hi / lo weights (two ops per 2 codes)
+#ifndef OSCAR_WPV
+#define OSCAR_WPV 0
+#endif
+#if OSCAR_WPV && !(OSCAR_INT2 && (TH % 32) == 0)
+#error "OSCAR_WPV needs INT2 history units of whole 32-token k-steps"
+#endif
+static __device__ __forceinline__ void oscar_imma_u8(int c[4], oscar_u32 a0, oscar_u32 a1, oscar_u32 a2, oscar_u32 a3, oscar_u32 b0, oscar_u32 b1) {
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
+                 : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
 #ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow
@@ -1073,14 +1101,16 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     uint4 qf[W_MH][W_NKS];
 #define W_QF(mh, ks) qf[mh][ks]
 #endif
-    float qivh[W_MH], qsmh[W_MH][NGR], pm[W_MH][NGR];
+    float qwl[W_MH], qwh[W_MH], qsmh[W_MH][NGR], pm[W_MH][NGR];
 #pragma unroll
     for (int mh = 0; mh < W_MH; mh++) {
 #if !OSCAR_WQFS
 #pragma unroll
         for (int ks = 0; ks < W_NKS; ks++) qf[mh][ks] = qfi[(mh * W_NKS + ks) * 32 + lane];
 #endif
-        qivh[mh] = qiv[4 * mh + hl];
+        // digits (lg & 1) and 2 + (lg & 1) of the query: weights 2^(8 digit - 15), times 1 / normaliser
+        qwl[mh] = qiv[4 * mh + hl] * (part ? 0.0078125f : 3.0517578125e-05f);
+        qwh[mh] = qiv[4 * mh + hl] * (part ? 512.0f : 2.0f);
 #pragma unroll
         for (int g = 0; g < NGR; g++) {
             qsmh[mh][g] = qsm[(4 * mh + hl) * NGR + g];
@@ -1194,22 +1224,122 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #pragma unroll
                         for (int mh = 0; mh < W_MH; mh++) {
                             // digits (lg & 1) and 2 + (lg & 1) here, the other two in lane ^ 4: weights 2^(8 digit - 15)
-                            const float wl = part ? 0.0078125f : 3.0517578125e-05f, wh = part ? 512.0f : 2.0f;
-                            float d0 = oscar_i2f(c[mh][i][0]) * wl + oscar_i2f(c[mh][i][2]) * wh;
-                            float d1 = oscar_i2f(c[mh][i][1]) * wl + oscar_i2f(c[mh][i][3]) * wh;
+                            float d0 = fmaf((float)c[mh][i][2], qwh[mh], (float)c[mh][i][0] * qwl[mh]);
+                            float d1 = fmaf((float)c[mh][i][3], qwh[mh], (float)c[mh][i][1] * qwl[mh]);
                             d0 += __shfl_xor_sync(0xffffffffu, d0, 4);
                             d1 += __shfl_xor_sync(0xffffffffu, d1, 4);
-                            const float v0 = k0s * (d0 * qivh[mh]) + k0z * qsmh[mh][g];
-                            const float v1 = k1s * (d1 * qivh[mh]) + k1z * qsmh[mh][g];
+                            const float v0 = k0s * d0 + k0z * qsmh[mh][g];
+                            const float v1 = k1s * d1 + k1z * qsmh[mh][g];
                             s[mh][ng + i][0] = g ? s[mh][ng + i][0] + v0 : v0; // no 0 + x adds (signed zeros keep them)
                             s[mh][ng + i][1] = g ? s[mh][ng + i][1] + v1 : v1;
                         }
                     }
                 }
             }
+            const oscar_u32 *vsc = (const oscar_u32 *)(st + W_I2_VS);
 #pragma unroll
             for (int mh = 0; mh < W_MH; mh++) W_SOFTMAX(W_NTT, s[mh], mh)
-            const oscar_u32 *vsc = (const oscar_u32 *)(st + W_I2_VS);
+#if OSCAR_WPV
+            // B: the weights p * scale of head 4 mh + hl as 23-bit fixed point: n-tile 0 column lg = digit
+            // part (0, 1), n-tile 1 column lg = digit 2 (part 0; part 1 columns are zero);
+            // k = 4 lt + b <-> token (4 ks + (b >> 1)) * 8 + 2 lt + (b & 1) (b0; A a0 / a1), k = 16 + 4 lt + b
+            // <-> token (4 ks + 2 + (b >> 1)) * 8 + 2 lt + (b & 1) (b1; a2 / a3): the lane's own scores
+            oscar_u32 Bd[W_MH][NGR][TH / 16], Bh[W_MH][NGR][TH / 16];
+            float winv[W_MH][NGR]; // 1 / fixed-point scale of head 4 mh + lt (this lane's O columns)
+            const oscar_u32 dsel = (oscar_u32)part | ((4u + (oscar_u32)part) << 4); // this lane's digit of two weights
+#pragma unroll
+            for (int g = 0; g < NGR; g++) {
+                float sv[W_NTT][2];
+#pragma unroll
+                for (int nt = 0; nt < W_NTT; nt++)
+#pragma unroll
+                    for (int e = 0; e < 2; e++) {
+                        const oscar_u32 v = vsc[(nt * 8 + 2 * lt + e) * NGR + g];
+                        const float z = oscar_f16_to_f32((oscar_u16)(v >> 16));
+                        sv[nt][e] = oscar_f16_to_f32((oscar_u16)(v & 0xffffu));
+#pragma unroll
+                        for (int mh = 0; mh < W_MH; mh++) pm[mh][g] += s[mh][nt][e] * z;
+                    }
+#pragma unroll
+                for (int mh = 0; mh < W_MH; mh++) {
+                    float wm = 0.0f;
+#pragma unroll
+                    for (int nt = 0; nt < W_NTT; nt++) wm = fmaxf(wm, fmaxf(s[mh][nt][0] * sv[nt][0], s[mh][nt][1] * sv[nt][1]));
+                    wm = fmaxf(wm, __shfl_xor_sync(0xffffffffu, wm, 1));
+                    wm = fmaxf(wm, __shfl_xor_sync(0xffffffffu, wm, 2));
+                    // wm < 2^(eb - 126): weights x (2^23 - 1) * 2^(126 - eb) round to at most 2^23 - 1
+                    const int eb = max(__float_as_int(wm) >> 23, 30);
+                    const float sc = 8388607.0f * __int_as_float((253 - eb) << 23);
+                    winv[mh][g] = __shfl_sync(0xffffffffu, __int_as_float((eb + 1) << 23) * (1.0f / 8388607.0f), 8 * lt);
+                    oscar_u32 uw[W_NTT][2];
+#pragma unroll
+                    for (int nt = 0; nt < W_NTT; nt++)
+#pragma unroll
+                        for (int e = 0; e < 2; e++) uw[nt][e] = __float_as_uint(fmaf(s[mh][nt][e] * sv[nt][e], sc, 8388608.0f)); // integer in the 23 mantissa bits
+#pragma unroll
+                    for (int r = 0; r < TH / 16; r++) {
+                        Bd[mh][g][r] = __byte_perm(__byte_perm(uw[2 * r][0], uw[2 * r][1], dsel), __byte_perm(uw[2 * r + 1][0], uw[2 * r + 1][1], dsel), 0x5410u);
+                        const oscar_u32 b2 = __byte_perm(__byte_perm(uw[2 * r][0], uw[2 * r][1], 0x62u), __byte_perm(uw[2 * r + 1][0], uw[2 * r + 1][1], 0x62u), 0x5410u);
+                        Bh[mh][g][r] = part ? 0u : b2;
+                    }
+                }
+            }
+            // A = V codes: T[ks][e][h] = byte column WBPL lg + e of the four tokens of half h of k-step ks
+            oscar_u32 T[TH / 32][WBPL][2];
+#pragma unroll
+            for (int ks = 0; ks < TH / 32; ks++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    oscar_u32 w[4];
+#pragma unroll
+                    for (int b = 0; b < 4; b++) {
+                        const int t = (4 * ks + 2 * h + (b >> 1)) * 8 + 2 * lt + (b & 1);
+                        const oscar_u8 *src = st + W_I2_V + (t + (t >> 2)) * WRB + WBPL * lg;
+                        w[b] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
+                    }
+#if WBPL == 4
+                    const oscar_u32 x01l = __byte_perm(w[0], w[1], 0x5140u), x01h = __byte_perm(w[0], w[1], 0x7362u);
+                    const oscar_u32 x23l = __byte_perm(w[2], w[3], 0x5140u), x23h = __byte_perm(w[2], w[3], 0x7362u);
+                    T[ks][0][h] = __byte_perm(x01l, x23l, 0x5410u);
+                    T[ks][1][h] = __byte_perm(x01l, x23l, 0x7632u);
+                    T[ks][2][h] = __byte_perm(x01h, x23h, 0x5410u);
+                    T[ks][3][h] = __byte_perm(x01h, x23h, 0x7632u);
+#else
+                    const oscar_u32 x01 = __byte_perm(w[0], w[1], 0x5410u), x23 = __byte_perm(w[2], w[3], 0x5410u);
+                    T[ks][0][h] = __byte_perm(x01, x23, 0x6420u);
+                    T[ks][1][h] = __byte_perm(x01, x23, 0x7531u);
+#endif
+                }
+            // per channel tile: the unit's k-steps summed in int32 (digits 0 + 256 x digit 1 < 2^31: 255 x 257
+            // x 192 x 64), then into O with the head's scale
+#pragma unroll
+            for (int qd = 0; qd < 4; qd++) {
+                const oscar_u32 m = 0x03030303u << (2 * qd); // code x 4^qd in place
+#pragma unroll
+                for (int mt = 0; mt < W_NMT; mt++) {
+                    int c[W_MH][4], ch[W_MH][4];
+#pragma unroll
+                    for (int mh = 0; mh < W_MH; mh++) c[mh][0] = c[mh][1] = c[mh][2] = c[mh][3] = ch[mh][0] = ch[mh][1] = ch[mh][2] = ch[mh][3] = 0;
+#pragma unroll
+                    for (int ks = 0; ks < TH / 32; ks++) {
+                        const oscar_u32 a0 = T[ks][mt][0] & m, a1 = T[ks][W_NMT + mt][0] & m, a2 = T[ks][mt][1] & m, a3 = T[ks][W_NMT + mt][1] & m;
+#pragma unroll
+                        for (int mh = 0; mh < W_MH; mh++) {
+                            oscar_imma_u8(c[mh], a0, a1, a2, a3, Bd[mh][qd / W_QPG][2 * ks], Bd[mh][qd / W_QPG][2 * ks + 1]);
+                            oscar_imma_u8(ch[mh], a0, a1, a2, a3, Bh[mh][qd / W_QPG][2 * ks], Bh[mh][qd / W_QPG][2 * ks + 1]);
+                        }
+                    }
+#pragma unroll
+                    for (int mh = 0; mh < W_MH; mh++) {
+                        const float iv = winv[mh][qd / W_QPG];
+                        const float r0 = fmaf((float)ch[mh][0], 65536.0f, (float)(c[mh][0] + (c[mh][1] << 8)));
+                        const float r8 = fmaf((float)ch[mh][2], 65536.0f, (float)(c[mh][2] + (c[mh][3] << 8)));
+                        O[mh][qd * W_NMT + mt][0] = fmaf(r0, iv, O[mh][qd * W_NMT + mt][0]);
+                        O[mh][qd * W_NMT + mt][2] = fmaf(r8, iv, O[mh][qd * W_NMT + mt][2]);
+                    }
+                }
+            }
+#else
 #pragma unroll
             for (int kk = 0; kk < TH / 16; kk++) {
                 const int t0 = 16 * kk + 2 * lt;
@@ -1258,6 +1388,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                         for (int mh = 0; mh < W_MH; mh++) oscar_mma_f16(O[mh][qd * W_NMT + mt], A, B0[mh][qd / W_QPG], B1[mh][qd / W_QPG]);
                     }
             }
+#endif
         } else
 #endif
         {
