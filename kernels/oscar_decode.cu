@@ -903,9 +903,7 @@ static __device__ __forceinline__ float oscar_ex2(float x) {
 #ifndef OSCAR_WPV
 #define OSCAR_WPV 0
 #endif
-#if OSCAR_WPV && !(OSCAR_INT2 && (TH % 32) == 0)
-#error "OSCAR_WPV needs INT2 history units of whole 32-token k-steps"
-#endif
+#define WPVK (OSCAR_WPV && OSCAR_INT2 && (TH % 32) == 0) // INT2 units of whole 32-token k-steps only
 static __device__ __forceinline__ void oscar_imma_u8(int c[4], oscar_u32 a0, oscar_u32 a1, oscar_u32 a2, oscar_u32 a3, oscar_u32 b0, oscar_u32 b1) {
     asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                  : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
@@ -1239,7 +1237,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             const oscar_u32 *vsc = (const oscar_u32 *)(st + W_I2_VS);
 #pragma unroll
             for (int mh = 0; mh < W_MH; mh++) W_SOFTMAX(W_NTT, s[mh], mh)
-#if OSCAR_WPV
+#if WPVK
             // B: the weights p * scale of head 4 mh + hl as 23-bit fixed point: n-tile 0 column lg = digit
             // part (0, 1), n-tile 1 column lg = digit 2 (part 0; part 1 columns are zero);
             // k = 4 lt + b <-> token (4 ks + (b >> 1)) * 8 + 2 lt + (b & 1) (b0; A a0 / a1), k = 16 + 4 lt + b
