@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/gpu_xp.sh - same-run A/B of NVRTC option sets on the INT2 decode (device machine, repository root)
-# env: SETS="a|b|..." option sets ('' = the default build; e.g. SETS="|-DOSCAR_WPV=0"); TEST=quick|full|none
+# env: MODE=int2|bf16|both (default int2); SETS="a|b|..." option sets ('' = the default build; e.g. SETS="|-DOSCAR_WPV=0"); TEST=quick|full|none
 OUT=${OUT:-build/gpu_xp}; mkdir -p "$OUT"
 make -s build/test_cuda build/bench_gpu >/dev/null || exit 1
 nvidia-smi --query-gpu=name --format=csv,noheader
@@ -16,8 +16,8 @@ n=0
 echo "${SETS:-}" | tr '|' '\n' | while read -r v; do
     n=$((n + 1))
     b=$bin; [ "$v" = old ] && { b=./build/bench_old; v=; }
-    OSCAR_CUDA_NVRTC_OPTIONS="$v" $b --batch 1 --ctx 8192,32768,131072 --iters 50 --mode int2 --csv "$OUT/b1_$n.csv" > "$OUT/b1_$n.log" 2>&1
-    OSCAR_CUDA_NVRTC_OPTIONS="$v" $b --batch 8,32 --ctx 32768,131072 --iters 20 --mode int2 --csv "$OUT/b832_$n.csv" > "$OUT/b832_$n.log" 2>&1
+    OSCAR_CUDA_NVRTC_OPTIONS="$v" $b --batch 1 --ctx 8192,32768,131072 --iters 50 --mode ${MODE:-int2} --csv "$OUT/b1_$n.csv" > "$OUT/b1_$n.log" 2>&1
+    OSCAR_CUDA_NVRTC_OPTIONS="$v" $b --batch 8,32 --ctx 32768,131072 --iters 20 --mode ${MODE:-int2} --csv "$OUT/b832_$n.csv" > "$OUT/b832_$n.log" 2>&1
     echo "set $n: '$v' ($b)"
     for f in "$OUT/b1_$n.csv" "$OUT/b832_$n.csv"; do
         awk -F, 'NR > 1 { printf "  %-5s %5s %8s  us %7.1f  b2b %7.1f  graph %7.1f  %5.1f%%\n", $1, $2, $3, $8, $10, $15, $14 }' "$f"
