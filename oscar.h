@@ -37,7 +37,7 @@
      >>jacobi     oscar_jacobi_eig                 symmetric eigensolver, double precision
      >>calib      oscar_calib_init/_add_q/_add_kv/_targets/_free   statistics of SPEC section 2
      >>fit        oscar_rotation_fit, oscar_rotation_orth_error, oscar_composition_name/_parse
-     >>rot        oscar_rotations_alloc/_free/_save/_load/_set_fixed/_k/_v
+     >>rot        oscar_rotations_alloc/_free/_save/_load/_set_fixed/_is_hadamard/_k/_v
      >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row, oscar_int2_dequantize_row,
                   oscar_int2_quantize_channels, oscar_int2_dequantize_channels (KIVI-2 keys)
      >>kv         oscar_kv_config_resolve, oscar_kv_init/_free, oscar_kv_seq_create/_fork/_release/_length,
@@ -234,6 +234,10 @@ OSCAR_API int oscar_rotations_alloc(oscar_rotations *r, int n_layers, int head_d
 OSCAR_API void oscar_rotations_free(oscar_rotations *r);
 /* Fill every layer/head with a data-free composition (hadamard or identity). */
 OSCAR_API int oscar_rotations_set_fixed(oscar_rotations *r, int comp);
+/* 1 if every K and V matrix of r is, bit for bit, the normalised Sylvester Hadamard matrix of
+   oscar_hadamard_matrix (the "hadamard" composition): a cache with such rotations rotates its rows
+   by oscar_wht (d log2 d adds and one scale, SPEC section 3) instead of the dense product. */
+OSCAR_API int oscar_rotations_is_hadamard(const oscar_rotations *r);
 OSCAR_API float *oscar_rotations_k(const oscar_rotations *r, int layer, int kv_head);
 OSCAR_API float *oscar_rotations_v(const oscar_rotations *r, int layer, int kv_head);
 OSCAR_API int oscar_rotations_save(oscar_rotations *r, const char *path);
@@ -301,6 +305,7 @@ typedef struct oscar_kv {
     oscar_kv_seq *seqs;   /* [max_seqs] */
     float *k_rot, *v_rot; /* [L][nh][d][d] or NULL */
     int rot_heads;        /* nh: 1 shared or Hkv */
+    int wht;              /* every rotation is H: rows are rotated by oscar_wht */
     double *scratch;      /* attention scratch, grown for the largest GQA group seen */
     int scratch_g;
     char msg[OSCAR_MSG_SIZE];
@@ -1215,6 +1220,7 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
         }
         memcpy(kv->k_rot, r->k_rot, n * sizeof(float));
         memcpy(kv->v_rot, r->v_rot, n * sizeof(float));
+        kv->wht = oscar_rotations_is_hadamard(r);
     }
     c.rot = NULL; /* copied (or unused) */
     kv->cfg = c;
@@ -1476,8 +1482,13 @@ OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, 
                 const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
                 const float *R = kv->int2 ? oscar_kv_rotation(kv, layer, h, half) : NULL;
                 uint16_t *dst;
-                if (R) oscar_rotate_rows(row, x, R, 1, d, 0);
-                else memcpy(row, x, sizeof(float) * (size_t)d);
+                if (R && kv->wht) {
+                    memcpy(row, x, sizeof(float) * (size_t)d);
+                    oscar_wht(row, d);
+                } else if (R)
+                    oscar_rotate_rows(row, x, R, 1, d, 0);
+                else
+                    memcpy(row, x, sizeof(float) * (size_t)d);
                 if (pos < kv->S0) dst = oscar_kv_sink_ptr(kv, seq, layer, h) + ((size_t)half * kv->S0 + pos) * d;
                 else dst = oscar_kv_window_ptr(kv, seq, layer, h) + ((size_t)half * kv->ring + (pos - kv->S0) % kv->ring) * d;
                 for (i = 0; i < d; i++) dst[i] = oscar_f32_to_bf16(row[i]);
@@ -2411,6 +2422,21 @@ OSCAR_DEF int oscar_rotations_set_fixed(oscar_rotations *r, int comp) {
     memset(r->v_eval, 0, n * r->head_dim * sizeof(float));
     r->composition = comp;
     return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_rotations_is_hadamard(const oscar_rotations *r) {
+    size_t i, n, dd;
+    float *H;
+    int same = 1;
+    if (!r || !r->k_rot || !r->v_rot || !oscar_is_pow2(r->head_dim)) return 0;
+    dd = (size_t)r->head_dim * r->head_dim;
+    n = (size_t)r->n_layers * (r->per_head ? r->n_kv_heads : 1);
+    H = (float *)OSCAR_MALLOC(dd * sizeof(float));
+    if (!H) return 0; /* the dense product is always right */
+    oscar_hadamard_matrix(H, r->head_dim);
+    for (i = 0; i < n && same; i++) same = !memcmp(r->k_rot + i * dd, H, dd * sizeof(float)) && !memcmp(r->v_rot + i * dd, H, dd * sizeof(float));
+    OSCAR_FREE(H);
+    return same;
 }
 
 OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {

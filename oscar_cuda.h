@@ -379,6 +379,8 @@ typedef struct oscar_cuda_kv {
                                            rotations run oscar_append_mma (tensor cores + exact chain for open
                                            decisions, same bits) where it is built. Not the default: it is
                                            correct but, as measured (BENCHMARKS.md), slower today */
+    int wht;                            /* every rotation is H (oscar_rotations_is_hadamard): the append
+                                           kernel rotates rows by the fast transform, as the CPU cache does */
     char msg[OSCAR_CUDA_MSG_SIZE];
 } oscar_cuda_kv;
 
@@ -789,6 +791,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 err;         // u32 sticky error bits\n",
     "    oscar_u64 bt;          // const int [max_seqs][max_pages] block tables (page of a flushed position)\n",
     "    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;\n",
+    "    int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)\n",
     "    float k_clip, v_clip;  // <= 0: no clip\n",
     "};\n",
     "\n",
@@ -987,6 +990,34 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "}\n",
     "// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation\n",
     "// sequence as the CPU reference\n",
+    "// x . H of one row in the lane layout x[jj] = element lane + 32 jj, with the CPU's operations\n",
+    "// (oscar_wht: butterflies of length 1, 2, ..., D/2, the lower element of a pair taking a + b and\n",
+    "// the upper a - b, then one multiply by (float)(1 / sqrt(D))): the same bits\n",
+    "static __device__ __forceinline__ void oscar__wht_row(float (&x)[NC], int lane) {\n",
+    "#pragma unroll\n",
+    "    for (int len = 1; len < 32 && len < D; len <<= 1) { // partner: lane ^ len, same jj\n",
+    "        const bool up = (lane & len) != 0;\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++) {\n",
+    "            const float o = __shfl_xor_sync(0xffffffffu, x[jj], len);\n",
+    "            x[jj] = up \? __fsub_rn(o, x[jj]) : __fadd_rn(x[jj], o);\n",
+    "        }\n",
+    "    }\n",
+    "#pragma unroll\n",
+    "    for (int len = 32; len < D; len <<= 1) { // partner: jj ^ (len / 32), same lane\n",
+    "#pragma unroll\n",
+    "        for (int jj = 0; jj < NC; jj++)\n",
+    "            if (!(jj & (len / 32))) {\n",
+    "                const float a = x[jj], b = x[jj + len / 32];\n",
+    "                x[jj] = __fadd_rn(a, b);\n",
+    "                x[jj + len / 32] = __fsub_rn(a, b);\n",
+    "            }\n",
+    "    }\n",
+    "    const float sc = (float)(1.0 / sqrt((double)D));\n",
+    "#pragma unroll\n",
+    "    for (int jj = 0; jj < NC; jj++) x[jj] = __fmul_rn(x[jj], sc);\n",
+    "}\n",
+    "\n",
     "template <int NR>\n",
     "static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,\n",
     "                                                    const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {\n",
@@ -1217,7 +1248,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#endif\n",
     "    bool tiled = false;\n",
     "#if OSCAR_INT2 && !OSCAR_APPEND_ROW\n",
-    "    if (R) {\n",
+    "    if (R && !p.wht) { // (H rotations: each warp transforms its rows in row_in, no tile)\n",
     "        // ---- stage X^T: thread owns row tid % TR and 8-float chunks tid / TR + it * (128 / TR) ----\n",
     "        const int row = tid % TR;\n",
     "        const long long job = job0 + row;\n",
@@ -1357,8 +1388,9 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            unsigned int ebits = bad \? OSCAR_ERR_BIT_NONFINITE : 0u;\n",
     "#if OSCAR_INT2\n",
     "            if (!bad && ss > 32768.0f * 32768.0f) ebits |= OSCAR_ERR_BIT_RANGE;\n",
+    "            if (R && p.wht && !tiled && !ebits) oscar__wht_row(x, lane);\n",
     "#if OSCAR_APPEND_ROW\n",
-    "            if (R && !ebits) {\n",
+    "            if (R && !p.wht && !ebits) {\n",
     "                float *xw = xs + warp * D;\n",
     "#pragma unroll\n",
     "                for (int jj = 0; jj < NC; jj++) xw[lane + 32 * jj] = x[jj];\n",
@@ -4158,6 +4190,7 @@ static int oscar__get_module(oscar_cuda *cu, int program, const oscar_cuda_varia
 typedef struct oscar__append_params {
     uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt;
     int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
+    int32_t wht;
     float k_clip, v_clip;
 } oscar__append_params;
 
@@ -4360,6 +4393,7 @@ OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_
             return OSCAR_ERR_SHAPE;
         }
         kv->rot_heads = ro->per_head ? kv->Hkv : 1;
+        kv->wht = oscar_rotations_is_hadamard(ro); /* rows rotated by the fast transform, as the CPU cache does */
     }
     kv->refcount = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * (size_t)kv->max_pages);
     kv->free_list = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * (size_t)kv->max_pages);
@@ -4671,6 +4705,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         p.max_pages = kv->max_pages;
         p.rot_heads = kv->rot_heads;
         p.head_page_bytes = (int32_t)kv->head_page_bytes;
+        p.wht = kv->wht;
         p.k_clip = kv->k_clip;
         p.v_clip = kv->v_clip;
         if (!rc && n_flush) {
@@ -4678,7 +4713,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             p.jobs = kv->jobs;
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
-            if (kv->fn_append_mma && kv->krot && kv->vrot && ((k | v) & 15u) == 0 && kv->append_mma) {
+            if (kv->fn_append_mma && kv->krot && kv->vrot && !kv->wht && ((k | v) & 15u) == 0 && kv->append_mma) {
                 /* every row of the flush goes to a page: warps of 16 rows on tensor cores, blocks
                    looping over them (each block converts R once): one wave of resident blocks */
                 unsigned per = (unsigned)(((cu->sm_count > 0 ? cu->sm_count : 100) * kv->occ_append_mma + kv->Hkv * 2 - 1) / (kv->Hkv * 2));

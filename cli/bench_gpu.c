@@ -138,7 +138,9 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
 /* the write path: quantise an n-token prefill (K and V, fp32 in) for Hkv heads into one layer of an
    INT2 cache, one append call; bytes read (K, V fp32) + written (codes, fp16 scales, BF16 sink and
    window) / time of the call (events around it: host job list, its upload, the append launches) */
-static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double bw) {
+/* dense = 0: Hadamard rotations (the append kernel's fast transform); 1: the same matrix with one
+   element one ulp off, which takes the dense d x d product that fitted rotations (r_h_pbr) need */
+static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double bw, int dense) {
     oscar_kv_config cfg;
     oscar_cuda_kv kv;
     oscar_rotations rot;
@@ -162,6 +164,10 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
     if (oscar_rotations_alloc(&rot, 1, d, Hkv, 0) || oscar_rotations_set_fixed(&rot, OSCAR_COMP_HADAMARD)) {
         printf("diag write: rotations: %s\n", rot.msg);
         return;
+    }
+    if (dense) {
+        rot.k_rot[1] = nextafterf(rot.k_rot[1], 1.0f);
+        rot.v_rot[1] = nextafterf(rot.v_rot[1], 1.0f);
     }
     cfg.rot = &rot;
     if ((rc = oscar_cuda_kv_init(&kv, cu, &cfg)) != OSCAR_OK) {
@@ -226,8 +232,8 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
                 qsort(tm, (size_t)reps, sizeof(float), oscar__bg_cmp);
                 qsort(th, (size_t)reps, sizeof(double), oscar__bg_cmpd);
                 ms = tm[reps / 2];
-                printf("diag write path (%s): %d tokens x %d KV heads x d %d (K and V, fp32 in), one append call: %.3f ms (min %.3f), %.1f MB read+written, %.0f GB/s = %.1f%% of copy; host side of the call (job list, upload, launches) %.3f ms\n",
-                       mode == 0 ? "tiled fp32 kernel, the default" : (kv.fn_append_mma ? "tensor-core flush, append_mma = 1" : "append_mma = 1, not built: tiled"), n, Hkv, d, ms, tm[0], bytes / 1e6, bytes / (ms * 1e-3) / 1e9,
+                printf("diag write path, %s (%s): %d tokens x %d KV heads x d %d (K and V, fp32 in), one append call: %.3f ms (min %.3f), %.1f MB read+written, %.0f GB/s = %.1f%% of copy; host side of the call (job list, upload, launches) %.3f ms\n",
+                       kv.wht ? "H rotations: fast transform" : "dense rotations (the cost of fitted ones)", mode == 0 ? "tiled fp32 kernel, the default" : (kv.fn_append_mma ? "tensor-core flush, append_mma = 1" : "append_mma = 1, not built: tiled"), n, Hkv, d, ms, tm[0], bytes / 1e6, bytes / (ms * 1e-3) / 1e9,
                        bw > 0 ? 100.0 * bytes / (ms * 1e-3) / 1e9 / bw : 0.0, th[reps / 2]);
             } else {
                 printf("diag write: %s %s\n", kv.msg, cu->msg);
@@ -650,7 +656,10 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
             r16.out = r2.out = NULL;
         }
     if (csv) fclose(csv);
-    if (oscar__bg_diag) oscar__bg_write(&cu, Hkv, d, g, 131072, bw);
+    if (oscar__bg_diag) {
+        oscar__bg_write(&cu, Hkv, d, g, 131072, bw, 0);
+        oscar__bg_write(&cu, Hkv, d, g, 131072, bw, 1);
+    }
     oscar_cuda_free(&cu);
     return 0;
 }

@@ -110,6 +110,34 @@ static __device__ __forceinline__ oscar_u8 *oscar__page_row(const oscar_append_p
 }
 // the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation
 // sequence as the CPU reference
+// x . H of one row in the lane layout x[jj] = element lane + 32 jj, with the CPU's operations
+// (oscar_wht: butterflies of length 1, 2, ..., D/2, the lower element of a pair taking a + b and
+// the upper a - b, then one multiply by (float)(1 / sqrt(D))): the same bits
+static __device__ __forceinline__ void oscar__wht_row(float (&x)[NC], int lane) {
+#pragma unroll
+    for (int len = 1; len < 32 && len < D; len <<= 1) { // partner: lane ^ len, same jj
+        const bool up = (lane & len) != 0;
+#pragma unroll
+        for (int jj = 0; jj < NC; jj++) {
+            const float o = __shfl_xor_sync(0xffffffffu, x[jj], len);
+            x[jj] = up ? __fsub_rn(o, x[jj]) : __fadd_rn(x[jj], o);
+        }
+    }
+#pragma unroll
+    for (int len = 32; len < D; len <<= 1) { // partner: jj ^ (len / 32), same lane
+#pragma unroll
+        for (int jj = 0; jj < NC; jj++)
+            if (!(jj & (len / 32))) {
+                const float a = x[jj], b = x[jj + len / 32];
+                x[jj] = __fadd_rn(a, b);
+                x[jj + len / 32] = __fsub_rn(a, b);
+            }
+    }
+    const float sc = (float)(1.0 / sqrt((double)D));
+#pragma unroll
+    for (int jj = 0; jj < NC; jj++) x[jj] = __fmul_rn(x[jj], sc);
+}
+
 template <int NR>
 static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,
                                                     const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {
@@ -340,7 +368,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 #endif
     bool tiled = false;
 #if OSCAR_INT2 && !OSCAR_APPEND_ROW
-    if (R) {
+    if (R && !p.wht) { // (H rotations: each warp transforms its rows in row_in, no tile)
         // ---- stage X^T: thread owns row tid % TR and 8-float chunks tid / TR + it * (128 / TR) ----
         const int row = tid % TR;
         const long long job = job0 + row;
@@ -480,8 +508,9 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
             unsigned int ebits = bad ? OSCAR_ERR_BIT_NONFINITE : 0u;
 #if OSCAR_INT2
             if (!bad && ss > 32768.0f * 32768.0f) ebits |= OSCAR_ERR_BIT_RANGE;
+            if (R && p.wht && !tiled && !ebits) oscar__wht_row(x, lane);
 #if OSCAR_APPEND_ROW
-            if (R && !ebits) {
+            if (R && !p.wht && !ebits) {
                 float *xw = xs + warp * D;
 #pragma unroll
                 for (int jj = 0; jj < NC; jj++) xw[lane + 32 * jj] = x[jj];

@@ -23,6 +23,7 @@ struct oscar_append_params {
     oscar_u64 err;         // u32 sticky error bits
     oscar_u64 bt;          // const int [max_seqs][max_pages] block tables (page of a flushed position)
     int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
+    int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)
     float k_clip, v_clip;  // <= 0: no clip
 };
 

@@ -1026,6 +1026,76 @@ static void test_rotation_files(void) {
     }
 }
 
+/* a cache whose rotations are all H rotates rows by the fast transform (oscar_wht); any other
+   matrix, even H with one element one ulp off, by the dense product */
+static void test_cache_wht(void) {
+    int d = 128, Hkv = 2, L = 2, n = 5, t, h, half, i, pass;
+    oscar_rotations had, hph, fit;
+    float *k = (float *)malloc(sizeof(float) * n * Hkv * d), *v = (float *)malloc(sizeof(float) * n * Hkv * d), row[128];
+    fill_normal(k, (size_t)n * Hkv * d, 3.0);
+    fill_normal(v, (size_t)n * Hkv * d, 0.5);
+    k[7] = 4000.0f; /* an outlier channel */
+    oscar_rotations_alloc(&had, L, d, Hkv, 0);
+    oscar_rotations_alloc(&hph, L, d, Hkv, 1);
+    oscar_rotations_alloc(&fit, L, d, Hkv, 0);
+    oscar_rotations_set_fixed(&had, OSCAR_COMP_HADAMARD);
+    oscar_rotations_set_fixed(&hph, OSCAR_COMP_HADAMARD);
+    CHECK(oscar_rotations_is_hadamard(&had) && oscar_rotations_is_hadamard(&hph), "H rotations (shared, per head) are recognised");
+    CHECK(!oscar_rotations_is_hadamard(&fit), "identity rotations are not H");
+    CHECK(!oscar_rotations_is_hadamard(NULL), "NULL is not H");
+    for (pass = 0; pass < 2; pass++) {
+        oscar_kv kv;
+        oscar_kv_config cfg;
+        int seq = 0, same = 1;
+        if (pass) { /* one element of layer 1's V rotation one ulp off: not H any more */
+            uint32_t u;
+            memcpy(&u, &had.v_rot[(size_t)d * d + 5], 4);
+            u += 1;
+            memcpy(&had.v_rot[(size_t)d * d + 5], &u, 4);
+            CHECK(!oscar_rotations_is_hadamard(&had), "H with one element changed is not H");
+        }
+        memset(&cfg, 0, sizeof cfg);
+        cfg.n_layers = L; cfg.n_kv_heads = Hkv; cfg.head_dim = d;
+        cfg.mode = OSCAR_KV_INT2;
+        cfg.rot = &had;
+        CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
+        CHECK(kv.wht == !pass, "cache flag %d on pass %d", kv.wht, pass);
+        oscar_kv_seq_create(&kv, &seq);
+        CHECK(oscar_kv_append(&kv, seq, 1, k, v, n) == OSCAR_OK, "%s", kv.msg);
+        for (t = 0; t < n; t++)
+            for (h = 0; h < Hkv; h++)
+                for (half = 0; half < 2; half++) {
+                    const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
+                    const uint16_t *got = oscar_kv_sink_ptr(&kv, seq, 1, h) + ((size_t)half * kv.S0 + t) * d;
+                    if (pass) /* layer 1's rotation (shared over heads) */
+                        oscar_rotate_rows(row, x, (half ? had.v_rot : had.k_rot) + (size_t)d * d, 1, d, 0);
+                    else {
+                        memcpy(row, x, sizeof row);
+                        oscar_wht(row, d);
+                    }
+                    for (i = 0; i < d; i++) same = same && got[i] == oscar_f32_to_bf16(row[i]);
+                }
+        CHECK(same, "pass %d: stored rows equal %s", pass, pass ? "the dense product" : "oscar_wht");
+        oscar_kv_free(&kv);
+    }
+    /* the two rotations of x differ (so the check above can tell them apart) */
+    memcpy(row, k, sizeof row);
+    oscar_wht(row, d);
+    {
+        float dense[128];
+        int differ = 0;
+        oscar_hadamard_matrix(fit.k_rot, d);
+        oscar_rotate_rows(dense, k, fit.k_rot, 1, d, 0);
+        for (i = 0; i < d; i++) differ += dense[i] != row[i];
+        CHECK(differ > 0, "the fast transform and the dense product of H round differently on this row (%d of %d elements)", differ, d);
+    }
+    oscar_rotations_free(&had);
+    oscar_rotations_free(&hph);
+    oscar_rotations_free(&fit);
+    free(k);
+    free(v);
+}
+
 int main(void) {
     const char *t = getenv("TMPDIR");
     snprintf(tmpdir, sizeof tmpdir, "%s/oscar-test-XXXXXX", t ? t : "/tmp");
@@ -1048,6 +1118,7 @@ int main(void) {
     RUN(test_cache_random_ops);
     RUN(test_attention);
     RUN(test_mode_ordering);
+    RUN(test_cache_wht);
     RUN(test_cache_bad_input);
     RUN(test_safetensors);
     RUN(test_rotation_files);
