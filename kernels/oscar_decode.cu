@@ -865,20 +865,11 @@ static __device__ __forceinline__ void oscar_cp_async16_zero(void *smem, const v
     oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(smem);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, 0;\n" ::"r"(s), "l"(gmem));
 }
-#ifndef OSCAR_XP // timing experiments only (wrong results): 1 V codes without the subtraction, 2 without any conversion
-#define OSCAR_XP 0
-#endif
 // fp16 codes of quarter qd from a byte-pair word (bytes 0 and 2 hold the codes of the two halves)
 static __device__ __forceinline__ oscar_u32 oscar_w_codes(oscar_u32 x, int qd) {
     oscar_u32 o, r;
     // (x & mask) | 0x6400 halves in one lop3 (ptxas emitted an and and an or for the C form)
-#if OSCAR_XP == 2 // timing only, wrong results: no conversion
-    return x;
-#endif
     asm("lop3.b32 %0, %1, %2, %3, 0xea;" : "=r"(r) : "r"(x), "r"(0x00030003u << (2 * qd)), "r"(0x64006400u));
-#if OSCAR_XP == 1 // timing only, wrong results: no subtraction
-    return r;
-#endif
     asm("sub.f16x2 %0, %1, %2;" : "=r"(o) : "r"(r), "r"(0x64006400u));
     return o;
 }
@@ -891,7 +882,7 @@ static __device__ __forceinline__ float oscar_ex2(float x) {
     return y;
 }
 
-// INT2 P.V on u8 x u8 tensor cores (1, the default where a unit holds whole 32-token k-steps):
+// INT2 P.V on u8 x u8 tensor cores (where a unit holds whole 32-token k-steps):
 // the V codes masked in place (code x 4^qd, one lop3 per 4 codes) against the weights p * scale
 // as three base-256 digits of 23-bit fixed point, scaled per head and unit so that the unit's
 // largest weight is just below 2^23 (each weight within 2^-24 of that largest one; 16 bits were
@@ -904,11 +895,13 @@ static __device__ __forceinline__ float oscar_ex2(float x) {
 #define OSCAR_WPV 0
 #endif
 #define WPVK (OSCAR_WPV && OSCAR_INT2 && (TH % 32) == 0) // INT2 units of whole 32-token k-steps only
+#if WPVK
 static __device__ __forceinline__ void oscar_imma_u8(int c[4], oscar_u32 a0, oscar_u32 a1, oscar_u32 a2, oscar_u32 a3, oscar_u32 b0, oscar_u32 b1) {
     asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                  : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
                  : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
+#endif
 
 #ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow
 #define OSCAR_WMINB (G > 4 ? 8 / WNW : 16 / WNW)
