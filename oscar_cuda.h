@@ -89,6 +89,9 @@
                     intervals, and the elements that leave a decision open are computed with the
                     CPU's chain, so the pages are the same bytes. Correct; 1.24x slower than
                     oscar_append today (BENCHMARKS.md), hence not the default.
+     oscar_append_wht  the same for caches whose rotations are all H (oscar_rotations_is_hadamard):
+                    one warp per row transforms it with the fast Walsh-Hadamard butterflies in
+                    the CPU's order (oscar_wht), no tile buffers, 8 blocks per SM.
      oscar_decode   grid (splits, Hkv, batch), 128 threads. Walks a run of tiles (64 history
                     rows or up to 4096/d BF16 rows) staged by 16-byte cp.async into two shared
                     buffers; scores all G query heads of the KV head in one pass over the data,
@@ -363,6 +366,7 @@ typedef struct oscar_cuda_kv {
     oscar_cu_module mod_decode[33];      /* by GQA group */
     oscar_cu_function fn_append, fn_decode[33][4]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g */
     oscar_cu_function fn_append_mma; /* the flush launch on tensor cores (d 64 / 128, rotations set); NULL where not built */
+    oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
     int thr_append_mma, occ_append_mma; /* its block size (from the kernel) and resident blocks per SM */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
@@ -1233,11 +1237,11 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#else\n",
     "#define OSCAR_APPEND_BOUNDS __launch_bounds__(AW * 32)\n",
     "#endif\n",
-    "extern \"C\" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {\n",
-    "    __shared__ __align__(16) float xs[D * TR]; // X^T [D][TR] while rotating, then Y [TR][D]\n",
-    "    __shared__ __align__(16) float rs[KC * D]; // R rows k0 .. k0+KC, then the warps' code bytes\n",
-    "    __shared__ float s_ss[AW * 32];\n",
-    "    __shared__ int s_bad[AW * 32];\n",
+    "// KW 0: oscar_append (xs: X^T [D][TR] while rotating, then Y [TR][D]; rs: R rows k0 .. k0+KC, then\n",
+    "// the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no\n",
+    "// tile: xs, s_ss, s_bad unused, rs holds just the code bytes)\n",
+    "template <int KW>\n",
+    "static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, float *xs, float *rs, float *s_ss, int *s_bad) {\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;\n",
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
     "    const long long job0 = (long long)blockIdx.x * TR;\n",
@@ -1248,7 +1252,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#endif\n",
     "    bool tiled = false;\n",
     "#if OSCAR_INT2 && !OSCAR_APPEND_ROW\n",
-    "    if (R && !p.wht) { // (H rotations: each warp transforms its rows in row_in, no tile)\n",
+    "    if (!KW && R && !p.wht) { // (H rotations: each warp transforms its rows in row_in, no tile)\n",
     "        // ---- stage X^T: thread owns row tid % TR and 8-float chunks tid / TR + it * (128 / TR) ----\n",
     "        const int row = tid % TR;\n",
     "        const long long job = job0 + row;\n",
@@ -1453,6 +1457,24 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            if (valid[rr]) oscar__row_out(p, x[rr], isv, head, slot[rr], pos[rr], page[rr], ringrow[rr], cs, lane);\n",
     "    }\n",
     "}\n",
+    "\n",
+    "extern \"C\" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {\n",
+    "    __shared__ __align__(16) float xs[D * TR];\n",
+    "    __shared__ __align__(16) float rs[KC * D];\n",
+    "    __shared__ float s_ss[AW * 32];\n",
+    "    __shared__ int s_bad[AW * 32];\n",
+    "    oscar__append_impl<0>(p, xs, rs, s_ss, s_bad);\n",
+    "}\n",
+    "\n",
+    "#ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)\n",
+    "#define OSCAR_APPEND_WHT_MINB 8\n",
+    "#endif\n",
+    "// caches whose rotations are all H (the host launches it when p.wht): 512 B of shared memory per block\n",
+    "extern \"C\" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) oscar_append_wht(const oscar_append_params p) {\n",
+    "    __shared__ __align__(16) float cb[AW * OSCAR_APPEND_NR * D / 4];\n",
+    "    oscar__append_impl<1>(p, (float *)0, cb, (float *)0, (int *)0);\n",
+    "}\n",
+    "\n",
     "\n",
     "// ---------------------------------------------------------------------------------------------\n",
     "// oscar_append_mma: the flush launch (every row of it goes to an INT2 page) on tensor cores,\n",
@@ -4307,6 +4329,9 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     {
         oscar_cu_result r = cu->drv.cuModuleGetFunction(&kv->fn_append, kv->mod_append, "oscar_append");
         if (r) return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append)"));
+        kv->fn_append_wht = NULL;
+        if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
+            return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));
         /* the tensor-core flush kernel exists only where the module was built with it (d 64 / 128,
            group >= 8, fp32 rotation chain, sm_80 or newer); its R fragments take 4 d^2 bytes of
            dynamic shared memory */
@@ -4713,7 +4738,9 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                 unsigned rows = 16u * (unsigned)(kv->thr_append_mma / 32), mb = (unsigned)(((size_t)n_flush + rows - 1) / rows);
                 rc = oscar__launch(kv, kv->fn_append_mma, "oscar_append_mma", mb < per ? mb : per, (unsigned)kv->Hkv * 2, 1, (unsigned)kv->thr_append_mma,
                                    4u * (unsigned)kv->d * (unsigned)kv->d, &p);
-            } else
+            } else if (kv->fn_append_wht)
+                rc = oscar__launch(kv, kv->fn_append_wht, "oscar_append_wht", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
+            else
                 rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }
         if (!rc && n_write) {
@@ -4721,7 +4748,10 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
-            rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
+            if (kv->fn_append_wht)
+                rc = oscar__launch(kv, kv->fn_append_wht, "oscar_append_wht", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
+            else
+                rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }
     }
     oscar_cuda_pop(cu);

@@ -353,11 +353,11 @@ static __device__ __forceinline__ void oscar__row_out(const oscar_append_params 
 #else
 #define OSCAR_APPEND_BOUNDS __launch_bounds__(AW * 32)
 #endif
-extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {
-    __shared__ __align__(16) float xs[D * TR]; // X^T [D][TR] while rotating, then Y [TR][D]
-    __shared__ __align__(16) float rs[KC * D]; // R rows k0 .. k0+KC, then the warps' code bytes
-    __shared__ float s_ss[AW * 32];
-    __shared__ int s_bad[AW * 32];
+// KW 0: oscar_append (xs: X^T [D][TR] while rotating, then Y [TR][D]; rs: R rows k0 .. k0+KC, then
+// the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no
+// tile: xs, s_ss, s_bad unused, rs holds just the code bytes)
+template <int KW>
+static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, float *xs, float *rs, float *s_ss, int *s_bad) {
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job0 = (long long)blockIdx.x * TR;
@@ -368,7 +368,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 #endif
     bool tiled = false;
 #if OSCAR_INT2 && !OSCAR_APPEND_ROW
-    if (R && !p.wht) { // (H rotations: each warp transforms its rows in row_in, no tile)
+    if (!KW && R && !p.wht) { // (H rotations: each warp transforms its rows in row_in, no tile)
         // ---- stage X^T: thread owns row tid % TR and 8-float chunks tid / TR + it * (128 / TR) ----
         const int row = tid % TR;
         const long long job = job0 + row;
@@ -573,6 +573,24 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
             if (valid[rr]) oscar__row_out(p, x[rr], isv, head, slot[rr], pos[rr], page[rr], ringrow[rr], cs, lane);
     }
 }
+
+extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {
+    __shared__ __align__(16) float xs[D * TR];
+    __shared__ __align__(16) float rs[KC * D];
+    __shared__ float s_ss[AW * 32];
+    __shared__ int s_bad[AW * 32];
+    oscar__append_impl<0>(p, xs, rs, s_ss, s_bad);
+}
+
+#ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)
+#define OSCAR_APPEND_WHT_MINB 8
+#endif
+// caches whose rotations are all H (the host launches it when p.wht): 512 B of shared memory per block
+extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) oscar_append_wht(const oscar_append_params p) {
+    __shared__ __align__(16) float cb[AW * OSCAR_APPEND_NR * D / 4];
+    oscar__append_impl<1>(p, (float *)0, cb, (float *)0, (int *)0);
+}
+
 
 // ---------------------------------------------------------------------------------------------
 // oscar_append_mma: the flush launch (every row of it goes to an INT2 page) on tensor cores,
