@@ -992,8 +992,6 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;\n",
     "    return codes + (size_t)prow * (D / 4);\n",
     "}\n",
-    "// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation\n",
-    "// sequence as the CPU reference\n",
     "// x . H of one row in the lane layout x[jj] = element lane + 32 jj, with the CPU's operations\n",
     "// (oscar_wht: butterflies of length 1, 2, ..., D/2, the lower element of a pair taking a + b and\n",
     "// the upper a - b, then one multiply by (float)(1 / sqrt(D))): the same bits\n",
@@ -1022,6 +1020,8 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    for (int jj = 0; jj < NC; jj++) x[jj] = __fmul_rn(x[jj], sc);\n",
     "}\n",
     "\n",
+    "// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation\n",
+    "// sequence as the CPU reference\n",
     "template <int NR>\n",
     "static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,\n",
     "                                                    const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {\n",
@@ -4726,6 +4726,9 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         p.wht = kv->wht;
         p.k_clip = kv->k_clip;
         p.v_clip = kv->v_clip;
+        /* the tiled kernel, or its twin for caches whose rotations are all H */
+        oscar_cu_function fa = kv->fn_append_wht ? kv->fn_append_wht : kv->fn_append;
+        const char *fa_name = kv->fn_append_wht ? "oscar_append_wht" : "oscar_append";
         if (!rc && n_flush) {
             unsigned blocks = (unsigned)(((size_t)n_flush + OSCAR__APPEND_TR(kv->d) - 1) / OSCAR__APPEND_TR(kv->d));
             p.jobs = kv->jobs;
@@ -4738,20 +4741,15 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                 unsigned rows = 16u * (unsigned)(kv->thr_append_mma / 32), mb = (unsigned)(((size_t)n_flush + rows - 1) / rows);
                 rc = oscar__launch(kv, kv->fn_append_mma, "oscar_append_mma", mb < per ? mb : per, (unsigned)kv->Hkv * 2, 1, (unsigned)kv->thr_append_mma,
                                    4u * (unsigned)kv->d * (unsigned)kv->d, &p);
-            } else if (kv->fn_append_wht)
-                rc = oscar__launch(kv, kv->fn_append_wht, "oscar_append_wht", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
-            else
-                rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
+            } else
+                rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }
         if (!rc && n_write) {
             unsigned blocks = (unsigned)(((size_t)n_write + OSCAR__APPEND_TR(kv->d) - 1) / OSCAR__APPEND_TR(kv->d));
             p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
-            if (kv->fn_append_wht)
-                rc = oscar__launch(kv, kv->fn_append_wht, "oscar_append_wht", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
-            else
-                rc = oscar__launch(kv, kv->fn_append, "oscar_append", blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
+            rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }
     }
     oscar_cuda_pop(cu);

@@ -100,12 +100,12 @@ static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
 /* registers, static/local memory per thread block and resident blocks per SM of each decode launch,
    then the median time of each launch (query rotation, split-K decode, merge) over iters calls */
 static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters, int ctx) {
-    const char *names[5] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_mma"};
+    const char *names[6] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_mma", "oscar_append_wht"};
     int G = Hq / kv->Hkv, f, i, k;
     if (kv->wk_decode[G]) names[0] = "oscar_decode_w";
     float *t[3];
-    for (f = 0; f < 5; f++) {
-        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : f == 3 ? kv->fn_append : kv->fn_append_mma;
+    for (f = 0; f < 6; f++) {
+        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_mma : kv->fn_append_wht;
         if (!fn) continue;
         /* CU_FUNC_ATTRIBUTE_: 0 max threads, 1 static smem, 3 local bytes, 4 registers */
         printf("diag %-16s regs %3d  static smem %6d B  local %4d B  max threads %4d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),

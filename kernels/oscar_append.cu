@@ -108,8 +108,6 @@ static __device__ __forceinline__ oscar_u8 *oscar__page_row(const oscar_append_p
     *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;
     return codes + (size_t)prow * (D / 4);
 }
-// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation
-// sequence as the CPU reference
 // x . H of one row in the lane layout x[jj] = element lane + 32 jj, with the CPU's operations
 // (oscar_wht: butterflies of length 1, 2, ..., D/2, the lower element of a pair taking a + b and
 // the upper a - b, then one multiply by (float)(1 / sqrt(D))): the same bits
@@ -138,6 +136,8 @@ static __device__ __forceinline__ void oscar__wht_row(float (&x)[NC], int lane) 
     for (int jj = 0; jj < NC; jj++) x[jj] = __fmul_rn(x[jj], sc);
 }
 
+// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation
+// sequence as the CPU reference
 template <int NR>
 static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,
                                                     const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {
