@@ -298,6 +298,41 @@ static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p
             gmx[jj] = b;
         }
 #endif
+        // a min or max that is zero takes the sign of the group's first zero in column order (the
+        // CPU's loop keeps the first of equal values; the reductions above order -0 below +0)
+        bool zero = false;
+#pragma unroll
+        for (int jj = 0; jj < NC; jj++) zero = zero || gmn[jj] == 0.0f || gmx[jj] == 0.0f;
+        if (__any_sync(0xffffffffu, zero)) {
+            oscar_u32 fz[NC]; // (column << 1 | sign) of this lane's zero, or ~0
+#pragma unroll
+            for (int jj = 0; jj < NC; jj++) {
+                const oscar_u32 b = __float_as_uint(x[r][jj]);
+                fz[jj] = (b & 0x7fffffffu) ? 0xffffffffu : ((oscar_u32)(lane + 32 * jj) << 1 | b >> 31);
+            }
+#if GS >= 32
+#pragma unroll
+            for (int j0 = 0; j0 < NC; j0 += GS / 32) {
+                oscar_u32 f = fz[j0];
+#pragma unroll
+                for (int tt = 1; tt < GS / 32; tt++) f = min(f, fz[j0 + tt]);
+                f = __reduce_min_sync(0xffffffffu, f);
+#pragma unroll
+                for (int tt = 0; tt < GS / 32; tt++) fz[j0 + tt] = f;
+            }
+#else
+#pragma unroll
+            for (int jj = 0; jj < NC; jj++)
+#pragma unroll
+                for (int o = 1; o < GS; o <<= 1) fz[jj] = min(fz[jj], __shfl_xor_sync(0xffffffffu, fz[jj], o));
+#endif
+#pragma unroll
+            for (int jj = 0; jj < NC; jj++) {
+                const float z = (fz[jj] & 1u) ? -0.0f : 0.0f;
+                if (gmn[jj] == 0.0f) gmn[jj] = z;
+                if (gmx[jj] == 0.0f) gmx[jj] = z;
+            }
+        }
         oscar_u32 *sm;
         oscar_u8 *codes = oscar__page_row(p, page[r], head, isv, pos[r], &sm);
         oscar_u8 *c8 = cs + r * D;
@@ -592,6 +627,81 @@ extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) osc
 }
 
 
+#if OSCAR_INT2 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+// ---- packed BF16 helpers, shared by oscar_append_mma and oscar_flush_wht ----
+static __device__ __forceinline__ oscar_u32 oscar__bf2(float lo_half, float hi_half) { // round to nearest even
+    oscar_u32 d;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi_half), "f"(lo_half));
+    return d;
+}
+static __device__ __forceinline__ oscar_u32 oscar__bmin2(oscar_u32 a, oscar_u32 b) {
+    oscar_u32 d;
+    asm("min.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+static __device__ __forceinline__ oscar_u32 oscar__bmax2(oscar_u32 a, oscar_u32 b) {
+    oscar_u32 d;
+    asm("max.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+static __device__ __forceinline__ float oscar__bh(oscar_u32 w, int h) { return __uint_as_float(h ? (w & 0xffff0000u) : (w << 16)); }
+// 0xffff in each half where a >= b (BF16 values; false against NaN)
+static __device__ __forceinline__ oscar_u32 oscar__bge2(oscar_u32 a, oscar_u32 b) {
+#if __CUDA_ARCH__ >= 900
+    oscar_u32 d;
+    asm("set.ge.u32.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return (oscar__bh(a, 0) >= oscar__bh(b, 0) ? 0xffffu : 0u) | (oscar__bh(a, 1) >= oscar__bh(b, 1) ? 0xffff0000u : 0u);
+#endif
+}
+// the CPU's clamp to [-T, T] (T2: T's bits in both halves), on a packed pair and on one value;
+// the sign of a zero may differ from the CPU's (the zero min / max step does not rely on it)
+static __device__ __forceinline__ oscar_u32 oscar__clamp2(oscar_u32 w, oscar_u32 T2) { return oscar__bmax2(oscar__bmin2(w, T2), T2 | 0x80008000u); }
+static __device__ __forceinline__ float oscar__clampf(float v, float th) { return fminf(fmaxf(v, -th), th); }
+// per half: 0xffff where the sign bits of a and b differ
+static __device__ __forceinline__ oscar_u32 oscar__sgn2(oscar_u32 a) { return __byte_perm(a, 0u, 0xBB99u); }
+// the CPU codec's code of value v for the stored (min, scale)
+static __device__ __forceinline__ int oscar__code(float v, float m, float s) {
+    if (s == 0.0f) return 0;
+    const float tq = floorf((v - m) / s + 0.5f);
+    return tq < 0.0f ? 0 : (tq > 3.0f ? 3 : (int)tq);
+}
+// BF16 bits <-> an order-preserving 16-bit key
+static __device__ __forceinline__ oscar_u32 oscar__ok16(oscar_u32 b) { return (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u); }
+static __device__ __forceinline__ oscar_u32 oscar__ik16(oscar_u32 k) { return (k & 0x8000u) ? (k & 0x7fffu) : (~k & 0xffffu); }
+static __device__ __forceinline__ float oscar__k16f(oscar_u32 k) { return __uint_as_float(oscar__ik16(k) << 16); }
+// the smallest BF16 value whose code is >= q (1..3), as bits; NaN (nothing reaches it) when the
+// scale is 0. Codes are monotone in the value, -inf has code 0 and +inf code 3: from the estimate
+// m + (q - 1/2) s, a galloping search brackets the first key with code >= q, then bisection (two
+// evaluations on average; near 0, where BF16 values are dense, up to ~16).
+static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
+    if (s == 0.0f) return 0x7fc0u;
+    const int kmin = 0x007f, kmax = 0xff80; // -inf, +inf
+    float x0 = m + ((float)q - 0.5f) * s;
+    // below half an ulp of m, v - m rounds to -m: every such v has the code of 0, and the boundary
+    // lies at the edge of that window (a symmetric group puts the middle boundary there)
+    const float w = __int_as_float(__float_as_int(m) & 0x7f800000) * 5.9604645e-8f; // ulp(m) / 2
+    if (fabsf(x0) < 4.0f * w) x0 = oscar__code(0.0f, m, s) >= q ? -w : w;
+    int k = (int)oscar__ok16(oscar_f32_to_bf16(x0)), lo, hi, st = 1;
+    k = min(max(k, kmin), kmax);
+    if (oscar__code(oscar__k16f((oscar_u32)k), m, s) >= q) {
+        hi = k, lo = k - 1;
+        while (lo > kmin && oscar__code(oscar__k16f((oscar_u32)lo), m, s) >= q) hi = lo, st *= 2, lo = max(hi - st, kmin);
+    } else {
+        lo = k, hi = k + 1;
+        while (hi < kmax && oscar__code(oscar__k16f((oscar_u32)hi), m, s) < q) lo = hi, st *= 2, hi = min(lo + st, kmax);
+    }
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (oscar__code(oscar__k16f((oscar_u32)mid), m, s) >= q) hi = mid;
+        else lo = mid;
+    }
+    return oscar__ik16((oscar_u32)hi);
+}
+
+#endif
+
 // ---------------------------------------------------------------------------------------------
 // oscar_append_mma: the flush launch (every row of it goes to an INT2 page) on tensor cores,
 // with the same bits as the CPU.
@@ -658,39 +768,6 @@ static __device__ __forceinline__ void oscar__ldsm4(oscar_u32 (&r)[4], const voi
 // element (column n, permuted k) of a B matrix in shared memory
 static __device__ __forceinline__ int oscar__bswz(int n, int k) { return n * D + ((((k >> 3) ^ (n & 7))) << 3) + (k & 7); }
 
-// ---- packed BF16 pairs: column 8n + 2t in the low half, 8n + 2t + 1 in the high half ----
-static __device__ __forceinline__ oscar_u32 oscar__bf2(float lo_half, float hi_half) { // round to nearest even
-    oscar_u32 d;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi_half), "f"(lo_half));
-    return d;
-}
-static __device__ __forceinline__ oscar_u32 oscar__bmin2(oscar_u32 a, oscar_u32 b) {
-    oscar_u32 d;
-    asm("min.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-}
-static __device__ __forceinline__ oscar_u32 oscar__bmax2(oscar_u32 a, oscar_u32 b) {
-    oscar_u32 d;
-    asm("max.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-}
-static __device__ __forceinline__ float oscar__bh(oscar_u32 w, int h) { return __uint_as_float(h ? (w & 0xffff0000u) : (w << 16)); }
-// 0xffff in each half where a >= b (BF16 values; false against NaN)
-static __device__ __forceinline__ oscar_u32 oscar__bge2(oscar_u32 a, oscar_u32 b) {
-#if __CUDA_ARCH__ >= 900
-    oscar_u32 d;
-    asm("set.ge.u32.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return (oscar__bh(a, 0) >= oscar__bh(b, 0) ? 0xffffu : 0u) | (oscar__bh(a, 1) >= oscar__bh(b, 1) ? 0xffff0000u : 0u);
-#endif
-}
-// the CPU's clamp to [-T, T] (T2: T's bits in both halves), on a packed pair and on one value;
-// the sign of a zero may differ from the CPU's (the zero min / max step does not rely on it)
-static __device__ __forceinline__ oscar_u32 oscar__clamp2(oscar_u32 w, oscar_u32 T2) { return oscar__bmax2(oscar__bmin2(w, T2), T2 | 0x80008000u); }
-static __device__ __forceinline__ float oscar__clampf(float v, float th) { return fminf(fmaxf(v, -th), th); }
-// per half: 0xffff where the sign bits of a and b differ
-static __device__ __forceinline__ oscar_u32 oscar__sgn2(oscar_u32 a) { return __byte_perm(a, 0u, 0xBB99u); }
 // #{halves >= v} over the quad's row (v: a non-negative BF16 value's bits)
 static __device__ __forceinline__ int oscar__cnt_ge(const oscar_u32 (&k)[MNT], oscar_u32 v) {
     const oscar_u32 v2 = v * 0x10001u;
@@ -700,45 +777,6 @@ static __device__ __forceinline__ int oscar__cnt_ge(const oscar_u32 (&k)[MNT], o
     const oscar_u32 acc = (a4[0] + a4[1]) + (a4[2] + a4[3]);
     return oscar__qsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
 }
-// the CPU codec's code of value v for the stored (min, scale)
-static __device__ __forceinline__ int oscar__code(float v, float m, float s) {
-    if (s == 0.0f) return 0;
-    const float tq = floorf((v - m) / s + 0.5f);
-    return tq < 0.0f ? 0 : (tq > 3.0f ? 3 : (int)tq);
-}
-// BF16 bits <-> an order-preserving 16-bit key
-static __device__ __forceinline__ oscar_u32 oscar__ok16(oscar_u32 b) { return (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u); }
-static __device__ __forceinline__ oscar_u32 oscar__ik16(oscar_u32 k) { return (k & 0x8000u) ? (k & 0x7fffu) : (~k & 0xffffu); }
-static __device__ __forceinline__ float oscar__k16f(oscar_u32 k) { return __uint_as_float(oscar__ik16(k) << 16); }
-// the smallest BF16 value whose code is >= q (1..3), as bits; NaN (nothing reaches it) when the
-// scale is 0. Codes are monotone in the value, -inf has code 0 and +inf code 3: from the estimate
-// m + (q - 1/2) s, a galloping search brackets the first key with code >= q, then bisection (two
-// evaluations on average; near 0, where BF16 values are dense, up to ~16).
-static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
-    if (s == 0.0f) return 0x7fc0u;
-    const int kmin = 0x007f, kmax = 0xff80; // -inf, +inf
-    float x0 = m + ((float)q - 0.5f) * s;
-    // below half an ulp of m, v - m rounds to -m: every such v has the code of 0, and the boundary
-    // lies at the edge of that window (a symmetric group puts the middle boundary there)
-    const float w = __int_as_float(__float_as_int(m) & 0x7f800000) * 5.9604645e-8f; // ulp(m) / 2
-    if (fabsf(x0) < 4.0f * w) x0 = oscar__code(0.0f, m, s) >= q ? -w : w;
-    int k = (int)oscar__ok16(oscar_f32_to_bf16(x0)), lo, hi, st = 1;
-    k = min(max(k, kmin), kmax);
-    if (oscar__code(oscar__k16f((oscar_u32)k), m, s) >= q) {
-        hi = k, lo = k - 1;
-        while (lo > kmin && oscar__code(oscar__k16f((oscar_u32)lo), m, s) >= q) hi = lo, st *= 2, lo = max(hi - st, kmin);
-    } else {
-        lo = k, hi = k + 1;
-        while (hi < kmax && oscar__code(oscar__k16f((oscar_u32)hi), m, s) < q) lo = hi, st *= 2, hi = min(lo + st, kmax);
-    }
-    while (hi - lo > 1) {
-        const int mid = (lo + hi) >> 1;
-        if (oscar__code(oscar__k16f((oscar_u32)mid), m, s) >= q) hi = mid;
-        else lo = mid;
-    }
-    return oscar__ik16((oscar_u32)hi);
-}
-
 #if OSCAR_APPEND_STATS >= 2 // per-phase clock cycles, summed over warps, in err[4..19] (8 x u64)
 #define OSCAR_PH(i) { const long long c_ = clock64(); ph[i] += c_ - ph_t; ph_t = c_; }
 #else
@@ -1248,3 +1286,269 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
 #endif
 // whether this build has oscar_append_mma (the host reads it instead of asking for a missing symbol)
 extern "C" __device__ int oscar_append_mma_built = OSCAR__APPEND_MMA_BUILT;
+
+// ---------------------------------------------------------------------------------------------
+// oscar_flush_wht: the flush launch (every row of it goes to an INT2 page) for caches whose
+// rotations are all H, with the CPU's bits. The warp-per-row kernels spend most of their
+// instructions on warp-wide steps that serve one row at a time (the shuffled butterflies, one
+// redux per clip round, one division per element); here FT = D / 32 threads own a row, 32 values
+// each, so a warp works on 32 / FT rows at once and most steps are per-thread arithmetic:
+// - thread t of a row holds the 4-value runs c = 4 FT i + 4 t + {0..3}, i = 0..7 (one float4
+//   load per i); the transform's butterflies of lengths 1, 2 and 4 FT .. D / 2 stay in the
+//   thread, lengths 4 .. 2 FT are shuffles inside the row's FT lanes (butterflies in the CPU's
+//   order of lengths, so the same bits);
+// - values are then BF16 pairs (the cache's rounding), and the codec runs on packed BF16:
+//   the clip threshold is the k-th largest |x| by bisection on BF16 keys over packed counts
+//   (one set + one add per two values and step; the first step brackets the top octave),
+//   clamp and group min / max by min/max.bf16x2, codes by comparing with the three exact BF16
+//   boundaries of the group (oscar__bound: the smallest value whose code by the CPU's formula
+//   reaches 1, 2, 3), the code bytes assembled from the compare masks by byte permutes.
+// - a group's min or max that is zero takes the sign of its first zero in column order (the
+//   CPU's loop keeps the first of equal values); a zero threshold clamps to signed zeros.
+// Needs sm_90 (set / add on bf16x2) and groups of at least D / 8 channels (a run of 4 FT values
+// lies in one group). Grid (ceil(n_jobs / FR), Hkv * 2), 128 threads.
+// ---------------------------------------------------------------------------------------------
+#if OSCAR_INT2 && GS * 8 >= D && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
+#define FT (D / 32)      // threads per row
+#define FR (128 / FT)    // rows per block (must equal OSCAR__FLUSH_ROWS(d) in oscar_cuda.h)
+#define FIPG (8 * GS / D) // runs i per group
+#define FNG (D / GS)      // groups per row
+#ifndef OSCAR_FLUSH_MINB
+#define OSCAR_FLUSH_MINB 6 // resident blocks per SM the register allocation must allow
+#endif
+// reductions over the FT lanes of a row
+static __device__ __forceinline__ int oscar__rsum(int v) {
+#pragma unroll
+    for (int o = 1; o < FT; o <<= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+static __device__ __forceinline__ oscar_u32 oscar__rmax(oscar_u32 v) {
+#pragma unroll
+    for (int o = 1; o < FT; o <<= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+static __device__ __forceinline__ oscar_u32 oscar__rmin(oscar_u32 v) {
+#pragma unroll
+    for (int o = 1; o < FT; o <<= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+// #{|x| >= v} over the row (a: |x| as BF16 pairs, v: a non-negative BF16 value's bits); the
+// masks are subtracted: the low half of a sum counts A, the high half B - A
+static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], oscar_u32 v) {
+    const oscar_u32 v2 = v * 0x10001u;
+    oscar_u32 s4[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int w = 0; w < 16; w++) s4[w & 3] -= oscar__bge2(a[w], v2);
+    const oscar_u32 acc = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+    return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
+}
+
+extern "C" __global__ void __launch_bounds__(128, OSCAR_FLUSH_MINB) oscar_flush_wht(const oscar_append_params p) {
+    const int tid = threadIdx.x, t = tid % FT, lane = tid & 31;
+    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
+    const long long job = (long long)blockIdx.x * FR + tid / FT;
+    const bool valid = job < p.n_jobs;
+    int src = -1, slot = 0, pos = 0, page = 0;
+    if (valid) {
+        const int4 jb = oscar__job(p, job);
+        src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;
+    }
+    // ---- the row: fp32 input (rotated here) or the BF16 ring row (rotated when it was written) ----
+    float x[8][4];
+    float ss = 0.0f;
+    if (valid && src >= 0) {
+        const float4 *row = (const float4 *)((const float *)(isv ? p.v : p.k) + ((size_t)src * p.Hkv + head) * D) + t;
+        float4 v4[8];
+#pragma unroll
+        for (int i = 0; i < 8; i++) v4[i] = row[FT * i];
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            x[i][0] = v4[i].x, x[i][1] = v4[i].y, x[i][2] = v4[i].z, x[i][3] = v4[i].w;
+#pragma unroll
+            for (int e = 0; e < 4; e++) ss = __fmaf_rn(x[i][e], x[i][e], ss);
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) x[i][e] = 0.0f;
+    }
+#pragma unroll
+    for (int o = 1; o < FT; o <<= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+    // a non-finite row, or one whose norm exceeds 32768, is stored as zeros and reported
+    const bool bad = valid && src >= 0 && !(ss <= 32768.0f * 32768.0f);
+    int nf = 0;
+    if (bad) {
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) nf |= !isfinite(x[i][e]);
+    }
+#pragma unroll
+    for (int o = 1; o < FT; o <<= 1) nf |= __shfl_xor_sync(0xffffffffu, nf, o);
+    if (bad && t == 0) atomicOr((unsigned int *)p.err, nf ? OSCAR_ERR_BIT_NONFINITE : OSCAR_ERR_BIT_RANGE);
+    // ---- x . H: butterflies of length 1, 2 (in the thread), 4 .. 2 FT (lanes), 4 FT .. D / 2 (runs) ----
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        float a = x[i][0], b = x[i][1], c = x[i][2], d = x[i][3];
+        x[i][0] = __fadd_rn(a, b), x[i][1] = __fsub_rn(a, b), x[i][2] = __fadd_rn(c, d), x[i][3] = __fsub_rn(c, d);
+        a = x[i][0], b = x[i][1], c = x[i][2], d = x[i][3];
+        x[i][0] = __fadd_rn(a, c), x[i][1] = __fadd_rn(b, d), x[i][2] = __fsub_rn(a, c), x[i][3] = __fsub_rn(b, d);
+    }
+#pragma unroll
+    for (int o = 1; o < FT; o <<= 1) { // the upper lane of a pair takes partner - own, the lower own + partner
+        const float sg = (t & o) ? -1.0f : 1.0f;
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) x[i][e] = __fmaf_rn(x[i][e], sg, __shfl_xor_sync(0xffffffffu, x[i][e], o));
+    }
+#pragma unroll
+    for (int l = 1; l < 8; l <<= 1)
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+            if (!(i & l)) {
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const float a = x[i][e], b = x[i + l][e];
+                    x[i][e] = __fadd_rn(a, b), x[i + l][e] = __fsub_rn(a, b);
+                }
+            }
+    const float hs = (float)(1.0 / sqrt((double)D));
+    oscar_u32 w[16]; // w[2 i + h]: values 4 FT i + 4 t + 2 h (low half) and + 1 (high half)
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) w[2 * i + h] = bad ? 0u : oscar__bf2(__fmul_rn(x[i][2 * h], hs), __fmul_rn(x[i][2 * h + 1], hs));
+    if (valid && src < 0) {
+        const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
+        const uint2 *rr = (const uint2 *)((const oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D) + t;
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            const uint2 u = rr[FT * i];
+            w[2 * i] = u.x, w[2 * i + 1] = u.y;
+        }
+    }
+    // ---- clip: thr = the (D - idx)-th largest |x|, with multiplicity ----
+    const int idx = oscar__clip_idx(isv ? p.v_clip : p.k_clip);
+    if (idx >= 0) {
+        const int k = D - idx;
+        oscar_u32 a[16], m2 = 0u;
+#pragma unroll
+        for (int j = 0; j < 16; j++) a[j] = w[j] & 0x7fff7fffu, m2 = __vmaxu2(m2, a[j]);
+        const oscar_u32 M = oscar__rmax(max(m2 & 0xffffu, m2 >> 16));
+        // the largest key with #{>= key} >= k lies in [lo, hi); first bracket: the top octave
+        int lo = M >= 128u ? (int)M - 128 : 0, hi = (int)M + 1;
+        if (oscar__fcnt(a, (oscar_u32)lo) < k) hi = lo, lo = 0;
+        for (;;) { // warp-uniform trip count (every lane takes part in the shuffles)
+            const bool open = hi - lo > 1;
+            if (!__any_sync(0xffffffffu, open)) break;
+            const int mid = open ? (lo + hi) >> 1 : lo;
+            const bool ge = oscar__fcnt(a, (oscar_u32)mid) >= k;
+            if (open) {
+                if (ge) lo = mid;
+                else hi = mid;
+            }
+        }
+        if (lo) {
+            const oscar_u32 T2 = (oscar_u32)lo * 0x10001u;
+#pragma unroll
+            for (int j = 0; j < 16; j++) w[j] = oscar__clamp2(w[j], T2);
+        } else { // clamp to [-0, +0]: positive values to +0, negative to -0, zeros keep their sign
+#pragma unroll
+            for (int j = 0; j < 16; j++) w[j] &= 0x80008000u;
+        }
+    }
+    // ---- per group: min / max, fp16 scale and min, the three code boundaries ----
+    oscar_u32 bnd[FNG][3], smw[FNG];
+    float gmn[FNG], gmx[FNG];
+    bool zero = false;
+#pragma unroll
+    for (int g = 0; g < FNG; g++) {
+        oscar_u32 mn2 = w[2 * g * FIPG], mx2 = mn2;
+#pragma unroll
+        for (int j = 2 * g * FIPG + 1; j < 2 * (g + 1) * FIPG; j++) mn2 = oscar__bmin2(mn2, w[j]), mx2 = oscar__bmax2(mx2, w[j]);
+        mn2 = oscar__bmin2(mn2, __byte_perm(mn2, 0u, 0x1032u));
+        mx2 = oscar__bmax2(mx2, __byte_perm(mx2, 0u, 0x1032u));
+#pragma unroll
+        for (int o = 1; o < FT; o <<= 1) {
+            mn2 = oscar__bmin2(mn2, __shfl_xor_sync(0xffffffffu, mn2, o));
+            mx2 = oscar__bmax2(mx2, __shfl_xor_sync(0xffffffffu, mx2, o));
+        }
+        gmn[g] = oscar__bh(mn2, 0), gmx[g] = oscar__bh(mx2, 0);
+        zero = zero || gmn[g] == 0.0f || gmx[g] == 0.0f;
+    }
+    if (__any_sync(0xffffffffu, zero)) { // a zero min or max: the sign of the group's first zero
+#pragma unroll
+        for (int g = 0; g < FNG; g++) {
+            oscar_u32 fm = 0xffffffffu; // (column << 1 | sign) of the first zero in the group
+#pragma unroll
+            for (int i = g * FIPG; i < (g + 1) * FIPG; i++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const oscar_u32 b = (w[2 * i + (e >> 1)] >> (16 * (e & 1))) & 0xffffu;
+                    const oscar_u32 c = (oscar_u32)(4 * FT * i + 4 * t + e);
+                    if (!(b & 0x7fffu)) fm = min(fm, c << 1 | b >> 15);
+                }
+            fm = oscar__rmin(fm);
+            const float z = (fm & 1u) ? -0.0f : 0.0f;
+            if (gmn[g] == 0.0f) gmn[g] = z;
+            if (gmx[g] == 0.0f) gmx[g] = z;
+        }
+    }
+    oscar_u32 mine[(3 * FNG + FT - 1) / FT];
+#pragma unroll
+    for (int g = 0; g < FNG; g++) {
+        const float scale = __fdiv_rn(__fsub_rn(gmx[g], gmn[g]), 3.0f);
+        const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[g]);
+        smw[g] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
+        const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);
+#pragma unroll
+        for (int j = 0; j < 3; j++)
+            if ((3 * g + j) % FT == t) mine[(3 * g + j) / FT] = oscar__bound(m, s, j + 1);
+    }
+#pragma unroll
+    for (int q = 0; q < 3 * FNG; q++) {
+        const oscar_u32 b = __shfl_sync(0xffffffffu, mine[q / FT], (lane & ~(FT - 1)) | (q % FT));
+        bnd[q / 3][q % 3] = b * 0x10001u;
+    }
+    // ---- codes: q = #{boundaries <= x}: bit 0 = m1 ^ m2 ^ m3, bit 1 = m2; bytes quarter-interleaved ----
+    oscar_u32 pb0[8], pb1[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const int g = i / FIPG;
+        oscar_u32 b0[2], b1[2];
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const oscar_u32 m1 = oscar__bge2(w[2 * i + h], bnd[g][0]), m2 = oscar__bge2(w[2 * i + h], bnd[g][1]), m3 = oscar__bge2(w[2 * i + h], bnd[g][2]);
+            b0[h] = m1 ^ m2 ^ m3, b1[h] = m2;
+        }
+        pb0[i] = __byte_perm(b0[0], b0[1], 0x6420u); // byte e: 0xff where bit 0 of value e's code is set
+        pb1[i] = __byte_perm(b1[0], b1[1], 0x6420u);
+    }
+    if (valid) {
+        oscar_u32 *sm;
+        oscar_u32 *codes = (oscar_u32 *)oscar__page_row(p, page, head, isv, pos, &sm);
+#pragma unroll
+        for (int i0 = 0; i0 < 2; i0++) {
+            oscar_u32 o = 0u;
+#pragma unroll
+            for (int j = 0; j < 4; j++) o |= (pb0[i0 + 2 * j] & (0x01010101u << (2 * j))) | (pb1[i0 + 2 * j] & (0x02020202u << (2 * j)));
+            codes[FT * i0 + t] = o;
+        }
+#pragma unroll
+        for (int g = 0; g < FNG; g++)
+            if (g % FT == t) sm[g] = smw[g];
+    }
+}
+#undef FT
+#undef FR
+#undef FIPG
+#undef FNG
+#define OSCAR__FLUSH_WHT_BUILT 1
+#endif
+#ifndef OSCAR__FLUSH_WHT_BUILT
+#define OSCAR__FLUSH_WHT_BUILT 0
+#endif
+// whether this build has oscar_flush_wht
+extern "C" __device__ int oscar_flush_wht_built = OSCAR__FLUSH_WHT_BUILT;

@@ -785,6 +785,120 @@ static void test_nonfinite(oscar_cuda *cu) {
     harness_free(&hs);
 }
 
+/* rows that probe the codec's edges: ties, exact and signed zeros, one-hot and constant rows
+   (whose transforms are all ties or all zeros), small integers, tiny and large values */
+static void edge_row(float *x, int d) {
+    int i, type = rnd_int(10), j = rnd_int(d), j2 = rnd_int(d);
+    float sc = (float)pow(10.0, -3.0 + 5.0 * rnd_unif()), c = (float)(rnd_int(7) - 3) * 0.25f;
+    for (i = 0; i < d; i++) {
+        switch (type) {
+        case 0: x[i] = 0.0f; break;                                          /* all zero */
+        case 1: x[i] = c; break;                                             /* constant */
+        case 2: x[i] = i == j ? (rnd_int(2) ? sc : -sc) : 0.0f; break;       /* one-hot: ties everywhere */
+        case 3: x[i] = (float)(rnd_int(7) - 3); break;                       /* small integers */
+        case 4: x[i] = rnd_int(3) ? -0.0f : 0.0f; break;                     /* signed zeros */
+        case 5: x[i] = (i == j || i == j2) ? sc : 0.0f; break;               /* two equal spikes */
+        case 6: x[i] = 1e-37f * rnd_normal(); break;                         /* tiny */
+        case 7: x[i] = i == j ? 20000.0f : rnd_normal(); break;              /* one large value */
+        case 8: x[i] = rnd_int(4) ? 0.0f : sc * rnd_normal(); break;         /* sparse */
+        default: x[i] = sc * rnd_normal(); break;
+        }
+    }
+}
+
+/* n tokens of edge rows to one sequence of both caches: one append, or one token at a time */
+static int edge_append(harness *hs, int seq, int n, int one_by_one) {
+    int t, rc = OSCAR_OK, d = hs->gen.d, Hkv = hs->gen.Hkv, step = one_by_one ? 1 : n;
+    size_t per = (size_t)Hkv * d;
+    host_rows(hs, (size_t)n * Hkv);
+    for (t = 0; t < n * Hkv; t++) {
+        edge_row(hs->hk + (size_t)t * d, d);
+        edge_row(hs->hv + (size_t)t * d, d);
+    }
+    for (t = 0; t < n && !rc; t += step) {
+        rc = oscar_kv_append(&hs->cpu, seq, 0, hs->hk + t * per, hs->hv + t * per, step);
+        if (!rc) rc = stage(hs, hs->hk + t * per, hs->hv + t * per, (size_t)step * Hkv);
+        if (!rc) rc = oscar_cuda_kv_append(&hs->gpu, seq, 0, hs->dk, hs->dv, step);
+    }
+    return rc;
+}
+
+/* caches with H rotations flush through oscar_flush_wht (sm_90+) or, with flush_warp = 1,
+   oscar_append_wht: both against the CPU, byte for byte, on edge rows, for several head dims,
+   groups and clips, flushing from the input (prefill) and from the window ring (decode) */
+static void test_flush_edges(oscar_cuda *cu) {
+    /* dense: H with one element one ulp off, which takes the dense product (the tiled kernel, and
+       oscar_append_mma as the second kernel) */
+    static const struct { int d, g; float kc, vc; int dense; } cf[] = {
+        {128, 128, 0.0f, 0.0f, 0}, {128, 16, 0.5f, 1.0f, 0}, {64, 64, -1.0f, 0.99f, 0}, {64, 16, 0.75f, 0.3f, 0}, {256, 32, 0.1f, 0.92f, 0}, {256, 256, 0.96f, -1.0f, 0},
+        {128, 64, 1.0f, 0.6f, 0}, {128, 128, 0.0f, 0.0f, 1}, {64, 32, 0.3f, 0.9f, 1}};
+    int ci, fw, used_new = 0, n_h = 0;
+    if (g_only && !strstr("flush edges", g_only)) return;
+    for (ci = 0; ci < (int)(sizeof cf / sizeof cf[0]); ci++)
+        for (fw = 0; fw < 2; fw++) {
+            harness hs;
+            oscar_kv_config cfg;
+            int Hkv = 2, d = cf[ci].d, seqs[2], i, bad0 = g_fail;
+            memset(&hs, 0, sizeof hs);
+            hs.cu = cu;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.n_layers = 1;
+            cfg.n_kv_heads = Hkv;
+            cfg.head_dim = d;
+            cfg.group_size = cf[ci].g;
+            cfg.mode = OSCAR_KV_INT2;
+            cfg.max_pages = 64;
+            cfg.k_clip = cf[ci].kc;
+            cfg.v_clip = cf[ci].vc;
+            hs.gen.d = d;
+            hs.gen.Hkv = Hkv;
+            if (oscar_rotations_alloc(&hs.rot, 1, d, Hkv, 0) || oscar_rotations_set_fixed(&hs.rot, OSCAR_COMP_HADAMARD)) {
+                printf("FAIL flush edges: rotations: %s\n", hs.rot.msg);
+                g_fail++;
+                return;
+            }
+            hs.have_rot = 1;
+            cfg.rot = &hs.rot;
+            if (cf[ci].dense) {
+                hs.rot.k_rot[1] = nextafterf(hs.rot.k_rot[1], 1.0f);
+                hs.rot.v_rot[1] = nextafterf(hs.rot.v_rot[1], 1.0f);
+            }
+            if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
+                printf("FAIL flush edges: init: %s %s\n", hs.cpu.msg, hs.gpu.msg);
+                g_fail++;
+                harness_free(&hs);
+                return;
+            }
+            hs.gpu.flush_warp = fw;
+            hs.gpu.append_mma = fw;
+            if (!fw && hs.gpu.fn_flush_wht) used_new++;
+            n_h += !fw && !cf[ci].dense;
+            CHECK(hs.gpu.wht == !cf[ci].dense, "flush edges d %d: the GPU cache %s H rotations", d, hs.gpu.wht ? "takes dense ones for" : "does not see");
+            CHECK(cu->cc < 90 || cf[ci].dense || hs.gpu.fn_flush_wht, "flush edges d %d g %d: oscar_flush_wht not built on sm_%d", d, cf[ci].g, cu->cc);
+            for (i = 0; i < 2; i++) {
+                oscar_kv_seq_create(&hs.cpu, &seqs[i]);
+                oscar_cuda_kv_seq_create(&hs.gpu, &seqs[i]);
+            }
+            for (i = 0; i < 2; i++) { /* sequence 0: one prefill, 1: chunks; then single tokens (ring flushes) */
+                int left = 64 + 256 + 64 * 5 + 17 + 11 * i, rc = OSCAR_OK;
+                while (left > 0 && !rc) {
+                    int n = i == 0 ? left : 1 + rnd_int(left < 200 ? left : 200);
+                    rc = edge_append(&hs, seqs[i], n, 0);
+                    left -= n;
+                }
+                if (!rc) rc = edge_append(&hs, seqs[i], 70, 1);
+                CHECK(rc == OSCAR_OK, "flush edges: append: %s %s", hs.cpu.msg, hs.gpu.msg);
+                CHECK(oscar_cuda_kv_errors(&hs.gpu) == OSCAR_OK, "flush edges: no error flag");
+                compare_cache(&hs, seqs[i], "flush edges");
+            }
+            printf("%s  flush edges d %3d g %3d clips %5.2f/%5.2f  %s\n", g_fail == bad0 ? "ok  " : "FAIL", d, cf[ci].g, cf[ci].kc, cf[ci].vc,
+                   cf[ci].dense ? (fw ? (hs.gpu.fn_append_mma ? "dense: oscar_append_mma" : "dense: oscar_append (oscar_append_mma not built here)") : "dense: oscar_append")
+                                : (fw ? "oscar_append_wht (flush_warp = 1)" : (hs.gpu.fn_flush_wht ? "oscar_flush_wht" : "oscar_append_wht (oscar_flush_wht not built here)")));
+            harness_free(&hs);
+        }
+    CHECK(cu->cc < 90 || used_new == n_h, "flush edges: oscar_flush_wht ran %d of %d H configurations", used_new, n_h);
+}
+
 /* a batch wider than the kernel-parameter fast path (seqinfo goes through device memory) */
 static void test_wide_batch(oscar_cuda *cu) {
     harness hs;
@@ -1144,6 +1258,7 @@ static void test_gpu(int quick) {
     }
     for (i = 0; i < n; i++) run_case(&cu, &cases[i]);
     test_nonfinite(&cu);
+    test_flush_edges(&cu);
     if (!quick) test_wide_batch(&cu);
     if (!quick) test_device_oom(&cu); /* expected API errors: not under compute-sanitizer (--quick) */
     test_two_threads(quick);
