@@ -92,8 +92,9 @@
      oscar_append_wht  the same for caches whose rotations are all H (oscar_rotations_is_hadamard):
                     one warp per row transforms it with the fast Walsh-Hadamard butterflies in
                     the CPU's order (oscar_wht), no tile buffers, 8 blocks per SM.
-     oscar_flush_wht  the flush launch for those caches (sm_90+, group >= d/8): d/32 threads per
-                    row, 32 values each, so most steps are per-thread arithmetic; the codec runs
+     oscar_append_fwht  both launches for those caches (sm_90+, group >= d/8, 16-byte aligned
+                    input): d/32 threads per row, 32 values each, so most steps are per-thread
+                    arithmetic; sink / window rows are stored as BF16, and the codec runs
                     on packed BF16 (clip threshold by bisection on packed counts, codes against
                     the three exact boundaries of each group). Same bytes as the CPU.
      oscar_decode   grid (splits, Hkv, batch), 128 threads. Walks a run of tiles (64 history
@@ -371,7 +372,7 @@ typedef struct oscar_cuda_kv {
     oscar_cu_function fn_append, fn_decode[33][4]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g */
     oscar_cu_function fn_append_mma; /* the flush launch on tensor cores (d 64 / 128, rotations set); NULL where not built */
     oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
-    oscar_cu_function fn_flush_wht;  /* the flush launch for such caches, d / 32 threads per row (group >= d / 8, sm_90+); NULL where not built */
+    oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_90+); NULL where not built */
     int thr_append_mma, occ_append_mma; /* its block size (from the kernel) and resident blocks per SM */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
@@ -384,9 +385,9 @@ typedef struct oscar_cuda_kv {
     int merge;                          /* 0 (init): attend picks the merge kernel by batch; 1: one query
                                            head per block; 2: the query heads of a KV head per block
                                            (tests, tuning) */
-    int flush_warp;                     /* 0 (init): caches whose rotations are all H flush through oscar_flush_wht
-                                           where it is built; 1: through oscar_append_wht, a warp per row (tests,
-                                           benchmarks) */
+    int wht_warp;                       /* 0 (init): caches whose rotations are all H append through
+                                           oscar_append_fwht where it is built; 1: through oscar_append_wht, a
+                                           warp per row (tests, benchmarks) */
     int append_mma;                     /* 0 (init): every flush runs the tiled fp32 kernel; 1: flushes with
                                            rotations run oscar_append_mma (tensor cores + exact chain for open
                                            decisions, same bits) where it is built. Not the default: it is
@@ -1520,7 +1521,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "\n",
     "\n",
     "#if OSCAR_INT2 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)\n",
-    "// ---- packed BF16 helpers, shared by oscar_append_mma and oscar_flush_wht ----\n",
+    "// ---- packed BF16 helpers, shared by oscar_append_mma and oscar_append_fwht ----\n",
     "static __device__ __forceinline__ oscar_u32 oscar__bf2(float lo_half, float hi_half) { // round to nearest even\n",
     "    oscar_u32 d;\n",
     "    asm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(d) : \"f\"(hi_half), \"f\"(lo_half));\n",
@@ -2180,8 +2181,8 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "extern \"C\" __device__ int oscar_append_mma_built = OSCAR__APPEND_MMA_BUILT;\n",
     "\n",
     "// ---------------------------------------------------------------------------------------------\n",
-    "// oscar_flush_wht: the flush launch (every row of it goes to an INT2 page) for caches whose\n",
-    "// rotations are all H, with the CPU's bits. The warp-per-row kernels spend most of their\n",
+    "// oscar_append_fwht: both launches of an append (the flush: every row to an INT2 page; the\n",
+    "// write: sink and window rows in BF16) for caches whose rotations are all H, with the CPU's bits. The warp-per-row kernels spend most of their\n",
     "// instructions on warp-wide steps that serve one row at a time (the shuffled butterflies, one\n",
     "// redux per clip round, one division per element); here FT = D / 32 threads own a row, 32 values\n",
     "// each, so a warp works on 32 / FT rows at once and most steps are per-thread arithmetic:\n",
@@ -2202,11 +2203,11 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// ---------------------------------------------------------------------------------------------\n",
     "#if OSCAR_INT2 && GS * 8 >= D && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)\n",
     "#define FT (D / 32)      // threads per row\n",
-    "#define FR (128 / FT)    // rows per block (must equal OSCAR__FLUSH_ROWS(d) in oscar_cuda.h)\n",
+    "#define FR (128 / FT)    // rows per block (must equal OSCAR__FWHT_ROWS(d) in oscar_cuda.h)\n",
     "#define FIPG (8 * GS / D) // runs i per group\n",
     "#define FNG (D / GS)      // groups per row\n",
-    "#ifndef OSCAR_FLUSH_MINB\n",
-    "#define OSCAR_FLUSH_MINB 6 // resident blocks per SM the register allocation must allow\n",
+    "#ifndef OSCAR_FWHT_MINB\n",
+    "#define OSCAR_FWHT_MINB 6 // resident blocks per SM the register allocation must allow\n",
     "#endif\n",
     "// reductions over the FT lanes of a row\n",
     "static __device__ __forceinline__ int oscar__rsum(int v) {\n",
@@ -2235,7 +2236,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));\n",
     "}\n",
     "\n",
-    "extern \"C\" __global__ void __launch_bounds__(128, OSCAR_FLUSH_MINB) oscar_flush_wht(const oscar_append_params p) {\n",
+    "extern \"C\" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_fwht(const oscar_append_params p) {\n",
     "    const int tid = threadIdx.x, t = tid % FT, lane = tid & 31;\n",
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
     "    const long long job = (long long)blockIdx.x * FR + tid / FT;\n",
@@ -2321,6 +2322,15 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            w[2 * i] = u.x, w[2 * i + 1] = u.y;\n",
     "        }\n",
     "    }\n",
+    "    // ---- the write launch: sink / window rows are stored as BF16 (no codec) ----\n",
+    "    if (valid && page < 0) {\n",
+    "        const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;\n",
+    "        oscar_u16 *dst = pos < p.S0 \? (oscar_u16 *)p.sink + ((slab * 2 + isv) * p.S0 + pos) * D\n",
+    "                                    : (oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D;\n",
+    "#pragma unroll\n",
+    "        for (int i = 0; i < 8; i++) ((uint2 *)dst)[FT * i + t] = make_uint2(w[2 * i], w[2 * i + 1]);\n",
+    "    }\n",
+    "    if (__all_sync(0xffffffffu, !valid || page < 0)) return; // (a launch is all page rows or none)\n",
     "    // ---- clip: thr = the (D - idx)-th largest |x|, with multiplicity ----\n",
     "    const int idx = oscar__clip_idx(isv \? p.v_clip : p.k_clip);\n",
     "    if (idx >= 0) {\n",
@@ -2418,7 +2428,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        pb0[i] = __byte_perm(b0[0], b0[1], 0x6420u); // byte e: 0xff where bit 0 of value e's code is set\n",
     "        pb1[i] = __byte_perm(b1[0], b1[1], 0x6420u);\n",
     "    }\n",
-    "    if (valid) {\n",
+    "    if (valid && page >= 0) {\n",
     "        oscar_u32 *sm;\n",
     "        oscar_u32 *codes = (oscar_u32 *)oscar__page_row(p, page, head, isv, pos, &sm);\n",
     "#pragma unroll\n",
@@ -2437,13 +2447,13 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#undef FR\n",
     "#undef FIPG\n",
     "#undef FNG\n",
-    "#define OSCAR__FLUSH_WHT_BUILT 1\n",
+    "#define OSCAR__APPEND_FWHT_BUILT 1\n",
     "#endif\n",
-    "#ifndef OSCAR__FLUSH_WHT_BUILT\n",
-    "#define OSCAR__FLUSH_WHT_BUILT 0\n",
+    "#ifndef OSCAR__APPEND_FWHT_BUILT\n",
+    "#define OSCAR__APPEND_FWHT_BUILT 0\n",
     "#endif\n",
-    "// whether this build has oscar_flush_wht\n",
-    "extern \"C\" __device__ int oscar_flush_wht_built = OSCAR__FLUSH_WHT_BUILT;\n",
+    "// whether this build has oscar_append_fwht\n",
+    "extern \"C\" __device__ int oscar_append_fwht_built = OSCAR__APPEND_FWHT_BUILT;\n",
     0};
 /* kernels/oscar_decode.cu */
 static const char *const oscar__src_oscar_decode_cu[] = {
@@ -4645,14 +4655,14 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
         if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));
         /* the H flush kernel: built for sm_90+ with groups of at least d / 8 channels */
-        kv->fn_flush_wht = NULL;
+        kv->fn_append_fwht = NULL;
         if (kv->wht) {
             int fb = 0;
             oscar_cu_ptr fp = 0;
             size_t fs = 0;
-            if (cu->drv.cuModuleGetGlobal(&fp, &fs, kv->mod_append, "oscar_flush_wht_built") == 0 && fs == sizeof(int) && cu->drv.cuMemcpyDtoH(&fb, fp, sizeof(int)) == 0 && fb == 1 &&
-                (r = cu->drv.cuModuleGetFunction(&kv->fn_flush_wht, kv->mod_append, "oscar_flush_wht")) != 0)
-                return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_flush_wht)"));
+            if (cu->drv.cuModuleGetGlobal(&fp, &fs, kv->mod_append, "oscar_append_fwht_built") == 0 && fs == sizeof(int) && cu->drv.cuMemcpyDtoH(&fb, fp, sizeof(int)) == 0 && fb == 1 &&
+                (r = cu->drv.cuModuleGetFunction(&kv->fn_append_fwht, kv->mod_append, "oscar_append_fwht")) != 0)
+                return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_fwht)"));
         }
         /* the tensor-core flush kernel exists only where the module was built with it (d 64 / 128,
            group >= 8, fp32 rotation chain, sm_80 or newer); its R fragments take 4 d^2 bytes of
@@ -4920,7 +4930,7 @@ static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn
 
 /* rows (jobs) per oscar_append block: TR in kernels/oscar_append.cu */
 #define OSCAR__APPEND_TR(d) ((d) == 256 ? 32 : 64)
-#define OSCAR__FLUSH_ROWS(d) (4096 / (d)) /* rows per block of oscar_flush_wht (FR) */
+#define OSCAR__FWHT_ROWS(d) (4096 / (d)) /* rows per block of oscar_append_fwht (FR) */
 
 /* one run of an append launch: jobs job0.. are positions pos0.. of sequence slot; input row of
    position pos: srcb + pos when pos >= n_old, else the ring; flush: page from the block table */
@@ -5052,13 +5062,15 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         /* the tiled kernel, or its twin for caches whose rotations are all H */
         oscar_cu_function fa = kv->fn_append_wht ? kv->fn_append_wht : kv->fn_append;
         const char *fa_name = kv->fn_append_wht ? "oscar_append_wht" : "oscar_append";
+        /* H caches on sm_90+: both launches with d / 32 threads per row (16-byte aligned input) */
+        const int fwht = kv->fn_append_fwht && !kv->wht_warp && ((k | v) & 15u) == 0;
         if (!rc && n_flush) {
             unsigned blocks = (unsigned)(((size_t)n_flush + OSCAR__APPEND_TR(kv->d) - 1) / OSCAR__APPEND_TR(kv->d));
             p.jobs = kv->jobs;
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
-            if (kv->fn_flush_wht && !kv->flush_warp && ((k | v) & 15u) == 0) /* d / 32 threads per row */
-                rc = oscar__launch(kv, kv->fn_flush_wht, "oscar_flush_wht", (unsigned)(((size_t)n_flush + OSCAR__FLUSH_ROWS(kv->d) - 1) / OSCAR__FLUSH_ROWS(kv->d)),
+            if (fwht) /* d / 32 threads per row */
+                rc = oscar__launch(kv, kv->fn_append_fwht, "oscar_append_fwht", (unsigned)(((size_t)n_flush + OSCAR__FWHT_ROWS(kv->d) - 1) / OSCAR__FWHT_ROWS(kv->d)),
                                    (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
             else if (kv->fn_append_mma && kv->krot && kv->vrot && !kv->wht && ((k | v) & 15u) == 0 && kv->append_mma) {
                 /* every row of the flush goes to a page: warps of 16 rows on tensor cores, blocks
@@ -5075,7 +5087,11 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
-            rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
+            if (fwht)
+                rc = oscar__launch(kv, kv->fn_append_fwht, "oscar_append_fwht", (unsigned)(((size_t)n_write + OSCAR__FWHT_ROWS(kv->d) - 1) / OSCAR__FWHT_ROWS(kv->d)),
+                                   (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
+            else
+                rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }
     }
     oscar_cuda_pop(cu);

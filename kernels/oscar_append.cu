@@ -628,7 +628,7 @@ extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) osc
 
 
 #if OSCAR_INT2 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
-// ---- packed BF16 helpers, shared by oscar_append_mma and oscar_flush_wht ----
+// ---- packed BF16 helpers, shared by oscar_append_mma and oscar_append_fwht ----
 static __device__ __forceinline__ oscar_u32 oscar__bf2(float lo_half, float hi_half) { // round to nearest even
     oscar_u32 d;
     asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi_half), "f"(lo_half));
@@ -1288,8 +1288,8 @@ extern "C" __global__ void __launch_bounds__(32 * MW, OSCAR_APPEND_MMA_MINB) osc
 extern "C" __device__ int oscar_append_mma_built = OSCAR__APPEND_MMA_BUILT;
 
 // ---------------------------------------------------------------------------------------------
-// oscar_flush_wht: the flush launch (every row of it goes to an INT2 page) for caches whose
-// rotations are all H, with the CPU's bits. The warp-per-row kernels spend most of their
+// oscar_append_fwht: both launches of an append (the flush: every row to an INT2 page; the
+// write: sink and window rows in BF16) for caches whose rotations are all H, with the CPU's bits. The warp-per-row kernels spend most of their
 // instructions on warp-wide steps that serve one row at a time (the shuffled butterflies, one
 // redux per clip round, one division per element); here FT = D / 32 threads own a row, 32 values
 // each, so a warp works on 32 / FT rows at once and most steps are per-thread arithmetic:
@@ -1310,11 +1310,11 @@ extern "C" __device__ int oscar_append_mma_built = OSCAR__APPEND_MMA_BUILT;
 // ---------------------------------------------------------------------------------------------
 #if OSCAR_INT2 && GS * 8 >= D && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
 #define FT (D / 32)      // threads per row
-#define FR (128 / FT)    // rows per block (must equal OSCAR__FLUSH_ROWS(d) in oscar_cuda.h)
+#define FR (128 / FT)    // rows per block (must equal OSCAR__FWHT_ROWS(d) in oscar_cuda.h)
 #define FIPG (8 * GS / D) // runs i per group
 #define FNG (D / GS)      // groups per row
-#ifndef OSCAR_FLUSH_MINB
-#define OSCAR_FLUSH_MINB 6 // resident blocks per SM the register allocation must allow
+#ifndef OSCAR_FWHT_MINB
+#define OSCAR_FWHT_MINB 6 // resident blocks per SM the register allocation must allow
 #endif
 // reductions over the FT lanes of a row
 static __device__ __forceinline__ int oscar__rsum(int v) {
@@ -1343,7 +1343,7 @@ static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], osca
     return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
 }
 
-extern "C" __global__ void __launch_bounds__(128, OSCAR_FLUSH_MINB) oscar_flush_wht(const oscar_append_params p) {
+extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_fwht(const oscar_append_params p) {
     const int tid = threadIdx.x, t = tid % FT, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job = (long long)blockIdx.x * FR + tid / FT;
@@ -1429,6 +1429,15 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FLUSH_MINB) oscar_flush_
             w[2 * i] = u.x, w[2 * i + 1] = u.y;
         }
     }
+    // ---- the write launch: sink / window rows are stored as BF16 (no codec) ----
+    if (valid && page < 0) {
+        const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
+        oscar_u16 *dst = pos < p.S0 ? (oscar_u16 *)p.sink + ((slab * 2 + isv) * p.S0 + pos) * D
+                                    : (oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D;
+#pragma unroll
+        for (int i = 0; i < 8; i++) ((uint2 *)dst)[FT * i + t] = make_uint2(w[2 * i], w[2 * i + 1]);
+    }
+    if (__all_sync(0xffffffffu, !valid || page < 0)) return; // (a launch is all page rows or none)
     // ---- clip: thr = the (D - idx)-th largest |x|, with multiplicity ----
     const int idx = oscar__clip_idx(isv ? p.v_clip : p.k_clip);
     if (idx >= 0) {
@@ -1526,7 +1535,7 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FLUSH_MINB) oscar_flush_
         pb0[i] = __byte_perm(b0[0], b0[1], 0x6420u); // byte e: 0xff where bit 0 of value e's code is set
         pb1[i] = __byte_perm(b1[0], b1[1], 0x6420u);
     }
-    if (valid) {
+    if (valid && page >= 0) {
         oscar_u32 *sm;
         oscar_u32 *codes = (oscar_u32 *)oscar__page_row(p, page, head, isv, pos, &sm);
 #pragma unroll
@@ -1545,10 +1554,10 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FLUSH_MINB) oscar_flush_
 #undef FR
 #undef FIPG
 #undef FNG
-#define OSCAR__FLUSH_WHT_BUILT 1
+#define OSCAR__APPEND_FWHT_BUILT 1
 #endif
-#ifndef OSCAR__FLUSH_WHT_BUILT
-#define OSCAR__FLUSH_WHT_BUILT 0
+#ifndef OSCAR__APPEND_FWHT_BUILT
+#define OSCAR__APPEND_FWHT_BUILT 0
 #endif
-// whether this build has oscar_flush_wht
-extern "C" __device__ int oscar_flush_wht_built = OSCAR__FLUSH_WHT_BUILT;
+// whether this build has oscar_append_fwht
+extern "C" __device__ int oscar_append_fwht_built = OSCAR__APPEND_FWHT_BUILT;

@@ -728,8 +728,10 @@ fail:
     harness_free(&hs);
 }
 
-/* a NaN row of one sequence must not touch the others; the flag reports it */
-static void test_nonfinite(oscar_cuda *cu) {
+/* a NaN row of one sequence must not touch the others; the flag reports it. hrot: the cache has
+   H rotations (the fast-transform kernels), and prefills with a NaN row and an out-of-range row
+   flushed to pages are checked too */
+static void test_nonfinite(oscar_cuda *cu, int hrot) {
     harness hs;
     oscar_kv_config cfg;
     int seqs[3], i, rc, Hkv = 2, d = 64;
@@ -748,6 +750,15 @@ static void test_nonfinite(oscar_cuda *cu) {
     for (i = 0; i < 4; i++) {
         hs.gen.out_ch[i] = i * 7;
         hs.gen.out_mul[i] = 5.0f;
+    }
+    if (hrot) {
+        if (oscar_rotations_alloc(&hs.rot, 1, d, Hkv, 0) || oscar_rotations_set_fixed(&hs.rot, OSCAR_COMP_HADAMARD)) {
+            printf("FAIL nonfinite: rotations: %s\n", hs.rot.msg);
+            g_fail++;
+            return;
+        }
+        hs.have_rot = 1;
+        cfg.rot = &hs.rot;
     }
     if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
         printf("FAIL nonfinite: init: %s %s\n", hs.cpu.msg, hs.gpu.msg);
@@ -781,7 +792,24 @@ static void test_nonfinite(oscar_cuda *cu) {
         compare_cache(&hs, seqs[2], "nonfinite");
         compare_attention(&hs, two, 2, 2 * Hkv, "nonfinite", &worst);
     }
-    printf("ok   %-52s worst err/tol %.3f\n", "nonfinite isolation", worst);
+    if (hrot) { /* GPU only: 400-token appends to sequence 1 with a NaN key row, then a V row of norm
+                   > 32768, both flushed to pages; the flag names each, the other sequences keep their bytes */
+        int n = 400, bad;
+        for (bad = 0; bad < 2; bad++) {
+            host_rows(&hs, (size_t)n * Hkv);
+            gen_rows(&hs.gen, hs.hk, hs.hv, n);
+            if (bad == 0) hs.hk[(size_t)5 * Hkv * d + 3] = NAN;
+            else hs.hv[((size_t)7 * Hkv + 1) * d + 11] = 1e5f;
+            stage(&hs, hs.hk, hs.hv, (size_t)n * Hkv);
+            rc = oscar_cuda_kv_append(&hs.gpu, seqs[1], 0, hs.dk, hs.dv, n);
+            CHECK(rc == OSCAR_OK, "gpu append: %s", hs.gpu.msg);
+            rc = oscar_cuda_kv_errors(&hs.gpu);
+            CHECK(rc == (bad ? OSCAR_ERR_RANGE : OSCAR_ERR_NONFINITE), "the %s row of a prefill is reported (%d: %s)", bad ? "out-of-range" : "NaN", rc, hs.gpu.msg);
+        }
+        compare_cache(&hs, seqs[0], "nonfinite");
+        compare_cache(&hs, seqs[2], "nonfinite");
+    }
+    printf("ok   %-52s worst err/tol %.3f\n", hrot ? "nonfinite isolation, H rotations" : "nonfinite isolation", worst);
     harness_free(&hs);
 }
 
@@ -823,7 +851,7 @@ static int edge_append(harness *hs, int seq, int n, int one_by_one) {
     return rc;
 }
 
-/* caches with H rotations flush through oscar_flush_wht (sm_90+) or, with flush_warp = 1,
+/* caches with H rotations flush through oscar_append_fwht (sm_90+) or, with wht_warp = 1,
    oscar_append_wht: both against the CPU, byte for byte, on edge rows, for several head dims,
    groups and clips, flushing from the input (prefill) and from the window ring (decode) */
 static void test_flush_edges(oscar_cuda *cu) {
@@ -869,12 +897,12 @@ static void test_flush_edges(oscar_cuda *cu) {
                 harness_free(&hs);
                 return;
             }
-            hs.gpu.flush_warp = fw;
+            hs.gpu.wht_warp = fw;
             hs.gpu.append_mma = fw;
-            if (!fw && hs.gpu.fn_flush_wht) used_new++;
+            if (!fw && hs.gpu.fn_append_fwht) used_new++;
             n_h += !fw && !cf[ci].dense;
             CHECK(hs.gpu.wht == !cf[ci].dense, "flush edges d %d: the GPU cache %s H rotations", d, hs.gpu.wht ? "takes dense ones for" : "does not see");
-            CHECK(cu->cc < 90 || cf[ci].dense || hs.gpu.fn_flush_wht, "flush edges d %d g %d: oscar_flush_wht not built on sm_%d", d, cf[ci].g, cu->cc);
+            CHECK(cu->cc < 90 || cf[ci].dense || hs.gpu.fn_append_fwht, "flush edges d %d g %d: oscar_append_fwht not built on sm_%d", d, cf[ci].g, cu->cc);
             for (i = 0; i < 2; i++) {
                 oscar_kv_seq_create(&hs.cpu, &seqs[i]);
                 oscar_cuda_kv_seq_create(&hs.gpu, &seqs[i]);
@@ -893,10 +921,10 @@ static void test_flush_edges(oscar_cuda *cu) {
             }
             printf("%s  flush edges d %3d g %3d clips %5.2f/%5.2f  %s\n", g_fail == bad0 ? "ok  " : "FAIL", d, cf[ci].g, cf[ci].kc, cf[ci].vc,
                    cf[ci].dense ? (fw ? (hs.gpu.fn_append_mma ? "dense: oscar_append_mma" : "dense: oscar_append (oscar_append_mma not built here)") : "dense: oscar_append")
-                                : (fw ? "oscar_append_wht (flush_warp = 1)" : (hs.gpu.fn_flush_wht ? "oscar_flush_wht" : "oscar_append_wht (oscar_flush_wht not built here)")));
+                                : (fw ? "oscar_append_wht (wht_warp = 1)" : (hs.gpu.fn_append_fwht ? "oscar_append_fwht" : "oscar_append_wht (oscar_append_fwht not built here)")));
             harness_free(&hs);
         }
-    CHECK(cu->cc < 90 || used_new == n_h, "flush edges: oscar_flush_wht ran %d of %d H configurations", used_new, n_h);
+    CHECK(cu->cc < 90 || used_new == n_h, "flush edges: oscar_append_fwht ran %d of %d H configurations", used_new, n_h);
 }
 
 /* a batch wider than the kernel-parameter fast path (seqinfo goes through device memory) */
@@ -1257,7 +1285,8 @@ static void test_gpu(int quick) {
         }
     }
     for (i = 0; i < n; i++) run_case(&cu, &cases[i]);
-    test_nonfinite(&cu);
+    test_nonfinite(&cu, 0);
+    test_nonfinite(&cu, 1);
     test_flush_edges(&cu);
     if (!quick) test_wide_batch(&cu);
     if (!quick) test_device_oom(&cu); /* expected API errors: not under compute-sanitizer (--quick) */
