@@ -383,6 +383,249 @@ static __device__ __forceinline__ void oscar__row_out(const oscar_append_params 
 #endif
 }
 
+#ifndef OSCAR_APPEND_MMA
+#define OSCAR_APPEND_MMA 1
+#endif
+// which of the two packed-BF16 kernels this build has
+#if OSCAR_INT2 && OSCAR_APPEND_MMA && !OSCAR_ROT_F64 && (D == 64 || D == 128) && GS >= 8 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+#define OSCAR__MMA_ON 1
+#else
+#define OSCAR__MMA_ON 0
+#endif
+#if OSCAR_INT2 && GS * 8 >= D && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
+#define OSCAR__FCODEC 1
+#else
+#define OSCAR__FCODEC 0
+#endif
+#if OSCAR__MMA_ON || OSCAR__FCODEC
+// ---- packed BF16 helpers, shared by oscar_append_mma and oscar_append_fwht ----
+static __device__ __forceinline__ oscar_u32 oscar__bf2(float lo_half, float hi_half) { // round to nearest even
+    oscar_u32 d;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi_half), "f"(lo_half));
+    return d;
+}
+static __device__ __forceinline__ oscar_u32 oscar__bmin2(oscar_u32 a, oscar_u32 b) {
+    oscar_u32 d;
+    asm("min.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+static __device__ __forceinline__ oscar_u32 oscar__bmax2(oscar_u32 a, oscar_u32 b) {
+    oscar_u32 d;
+    asm("max.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+static __device__ __forceinline__ float oscar__bh(oscar_u32 w, int h) { return __uint_as_float(h ? (w & 0xffff0000u) : (w << 16)); }
+// 0xffff in each half where a >= b (BF16 values; false against NaN)
+static __device__ __forceinline__ oscar_u32 oscar__bge2(oscar_u32 a, oscar_u32 b) {
+#if __CUDA_ARCH__ >= 900
+    oscar_u32 d;
+    asm("set.ge.u32.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+#else
+    return (oscar__bh(a, 0) >= oscar__bh(b, 0) ? 0xffffu : 0u) | (oscar__bh(a, 1) >= oscar__bh(b, 1) ? 0xffff0000u : 0u);
+#endif
+}
+// the CPU's clamp to [-T, T] (T2: T's bits in both halves), on a packed pair and on one value;
+// the sign of a zero may differ from the CPU's (the zero min / max step does not rely on it)
+static __device__ __forceinline__ oscar_u32 oscar__clamp2(oscar_u32 w, oscar_u32 T2) { return oscar__bmax2(oscar__bmin2(w, T2), T2 | 0x80008000u); }
+#if OSCAR__MMA_ON
+static __device__ __forceinline__ float oscar__clampf(float v, float th) { return fminf(fmaxf(v, -th), th); }
+// per half: 0xffff where the sign bits of a and b differ
+static __device__ __forceinline__ oscar_u32 oscar__sgn2(oscar_u32 a) { return __byte_perm(a, 0u, 0xBB99u); }
+#endif
+// the CPU codec's code of value v for the stored (min, scale)
+static __device__ __forceinline__ int oscar__code(float v, float m, float s) {
+    if (s == 0.0f) return 0;
+    const float tq = floorf((v - m) / s + 0.5f);
+    return tq < 0.0f ? 0 : (tq > 3.0f ? 3 : (int)tq);
+}
+// BF16 bits <-> an order-preserving 16-bit key
+static __device__ __forceinline__ oscar_u32 oscar__ok16(oscar_u32 b) { return (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u); }
+static __device__ __forceinline__ oscar_u32 oscar__ik16(oscar_u32 k) { return (k & 0x8000u) ? (k & 0x7fffu) : (~k & 0xffffu); }
+static __device__ __forceinline__ float oscar__k16f(oscar_u32 k) { return __uint_as_float(oscar__ik16(k) << 16); }
+// the smallest BF16 value whose code is >= q (1..3), as bits; NaN (nothing reaches it) when the
+// scale is 0. Codes are monotone in the value, -inf has code 0 and +inf code 3: from the estimate
+// m + (q - 1/2) s, a galloping search brackets the first key with code >= q, then bisection (two
+// evaluations on average; near 0, where BF16 values are dense, up to ~16).
+static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
+    if (s == 0.0f) return 0x7fc0u;
+    const int kmin = 0x007f, kmax = 0xff80; // -inf, +inf
+    float x0 = m + ((float)q - 0.5f) * s;
+    // below half an ulp of m, v - m rounds to -m: every such v has the code of 0, and the boundary
+    // lies at the edge of that window (a symmetric group puts the middle boundary there)
+    const float w = __int_as_float(__float_as_int(m) & 0x7f800000) * 5.9604645e-8f; // ulp(m) / 2
+    if (fabsf(x0) < 4.0f * w) x0 = oscar__code(0.0f, m, s) >= q ? -w : w;
+    int k = (int)oscar__ok16(oscar_f32_to_bf16(x0)), lo, hi, st = 1;
+    k = min(max(k, kmin), kmax);
+    if (oscar__code(oscar__k16f((oscar_u32)k), m, s) >= q) {
+        hi = k, lo = k - 1;
+        while (lo > kmin && oscar__code(oscar__k16f((oscar_u32)lo), m, s) >= q) hi = lo, st *= 2, lo = max(hi - st, kmin);
+    } else {
+        lo = k, hi = k + 1;
+        while (hi < kmax && oscar__code(oscar__k16f((oscar_u32)hi), m, s) < q) lo = hi, st *= 2, hi = min(lo + st, kmax);
+    }
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) >> 1;
+        if (oscar__code(oscar__k16f((oscar_u32)mid), m, s) >= q) hi = mid;
+        else lo = mid;
+    }
+    return oscar__ik16((oscar_u32)hi);
+}
+
+#endif
+
+#if OSCAR__FCODEC
+#define FT (D / 32)      // threads per row
+#define FR (128 / FT)    // rows per block (must equal OSCAR__FWHT_ROWS(d) in oscar_cuda.h)
+#define FIPG (8 * GS / D) // runs i per group
+#define FNG (D / GS)      // groups per row
+#ifndef OSCAR_FWHT_MINB
+#define OSCAR_FWHT_MINB 6 // resident blocks per SM the register allocation must allow
+#endif
+// reductions over the FT lanes of a row
+static __device__ __forceinline__ int oscar__rsum(int v) {
+#pragma unroll
+    for (int o = 1; o < FT; o <<= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+static __device__ __forceinline__ oscar_u32 oscar__rmax(oscar_u32 v) {
+#pragma unroll
+    for (int o = 1; o < FT; o <<= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+static __device__ __forceinline__ oscar_u32 oscar__rmin(oscar_u32 v) {
+#pragma unroll
+    for (int o = 1; o < FT; o <<= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
+    return v;
+}
+// #{|x| >= v} over the row (a: |x| as BF16 pairs, v: a non-negative BF16 value's bits); the
+// masks are subtracted: the low half of a sum counts A, the high half B - A
+static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], oscar_u32 v) {
+    const oscar_u32 v2 = v * 0x10001u;
+    oscar_u32 s4[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int w = 0; w < 16; w++) s4[w & 3] -= oscar__bge2(a[w], v2);
+    const oscar_u32 acc = (s4[0] + s4[1]) + (s4[2] + s4[3]);
+    return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
+}
+
+// the INT2 codec of one row held by its FT lanes as 16 BF16 pairs w (values 4 FT i + 4 t + 2 h and
+// + 1 in w[2 i + h]); every lane of the warp takes part (shuffles); store: write the codes and scales
+static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &p, oscar_u32 (&w)[16], bool store, int page, int head, int isv, int pos, int t, int lane) {
+    // ---- clip: thr = the (D - idx)-th largest |x|, with multiplicity ----
+    const int idx = oscar__clip_idx(isv ? p.v_clip : p.k_clip);
+    if (idx >= 0) {
+        const int k = D - idx;
+        oscar_u32 a[16], m2 = 0u;
+#pragma unroll
+        for (int j = 0; j < 16; j++) a[j] = w[j] & 0x7fff7fffu, m2 = __vmaxu2(m2, a[j]);
+        const oscar_u32 M = oscar__rmax(max(m2 & 0xffffu, m2 >> 16));
+        // the largest key with #{>= key} >= k lies in [lo, hi); first bracket: the top octave
+        int lo = M >= 128u ? (int)M - 128 : 0, hi = (int)M + 1;
+        if (oscar__fcnt(a, (oscar_u32)lo) < k) hi = lo, lo = 0;
+        for (;;) { // warp-uniform trip count (every lane takes part in the shuffles)
+            const bool open = hi - lo > 1;
+            if (!__any_sync(0xffffffffu, open)) break;
+            const int mid = open ? (lo + hi) >> 1 : lo;
+            const bool ge = oscar__fcnt(a, (oscar_u32)mid) >= k;
+            if (open) {
+                if (ge) lo = mid;
+                else hi = mid;
+            }
+        }
+        if (lo) {
+            const oscar_u32 T2 = (oscar_u32)lo * 0x10001u;
+#pragma unroll
+            for (int j = 0; j < 16; j++) w[j] = oscar__clamp2(w[j], T2);
+        } else { // clamp to [-0, +0]: positive values to +0, negative to -0, zeros keep their sign
+#pragma unroll
+            for (int j = 0; j < 16; j++) w[j] &= 0x80008000u;
+        }
+    }
+    // ---- per group: min / max, fp16 scale and min, the three code boundaries ----
+    oscar_u32 bnd[FNG][3], smw[FNG];
+    float gmn[FNG], gmx[FNG];
+    bool zero = false;
+#pragma unroll
+    for (int g = 0; g < FNG; g++) {
+        oscar_u32 mn2 = w[2 * g * FIPG], mx2 = mn2;
+#pragma unroll
+        for (int j = 2 * g * FIPG + 1; j < 2 * (g + 1) * FIPG; j++) mn2 = oscar__bmin2(mn2, w[j]), mx2 = oscar__bmax2(mx2, w[j]);
+        mn2 = oscar__bmin2(mn2, __byte_perm(mn2, 0u, 0x1032u));
+        mx2 = oscar__bmax2(mx2, __byte_perm(mx2, 0u, 0x1032u));
+#pragma unroll
+        for (int o = 1; o < FT; o <<= 1) {
+            mn2 = oscar__bmin2(mn2, __shfl_xor_sync(0xffffffffu, mn2, o));
+            mx2 = oscar__bmax2(mx2, __shfl_xor_sync(0xffffffffu, mx2, o));
+        }
+        gmn[g] = oscar__bh(mn2, 0), gmx[g] = oscar__bh(mx2, 0);
+        zero = zero || gmn[g] == 0.0f || gmx[g] == 0.0f;
+    }
+    if (__any_sync(0xffffffffu, zero)) { // a zero min or max: the sign of the group's first zero
+#pragma unroll
+        for (int g = 0; g < FNG; g++) {
+            oscar_u32 fm = 0xffffffffu; // (column << 1 | sign) of the first zero in the group
+#pragma unroll
+            for (int i = g * FIPG; i < (g + 1) * FIPG; i++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const oscar_u32 b = (w[2 * i + (e >> 1)] >> (16 * (e & 1))) & 0xffffu;
+                    const oscar_u32 c = (oscar_u32)(4 * FT * i + 4 * t + e);
+                    if (!(b & 0x7fffu)) fm = min(fm, c << 1 | b >> 15);
+                }
+            fm = oscar__rmin(fm);
+            const float z = (fm & 1u) ? -0.0f : 0.0f;
+            if (gmn[g] == 0.0f) gmn[g] = z;
+            if (gmx[g] == 0.0f) gmx[g] = z;
+        }
+    }
+    oscar_u32 mine[(3 * FNG + FT - 1) / FT];
+#pragma unroll
+    for (int g = 0; g < FNG; g++) {
+        const float scale = __fdiv_rn(__fsub_rn(gmx[g], gmn[g]), 3.0f);
+        const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[g]);
+        smw[g] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
+        const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);
+#pragma unroll
+        for (int j = 0; j < 3; j++)
+            if ((3 * g + j) % FT == t) mine[(3 * g + j) / FT] = oscar__bound(m, s, j + 1);
+    }
+#pragma unroll
+    for (int q = 0; q < 3 * FNG; q++) {
+        const oscar_u32 b = __shfl_sync(0xffffffffu, mine[q / FT], (lane & ~(FT - 1)) | (q % FT));
+        bnd[q / 3][q % 3] = b * 0x10001u;
+    }
+    // ---- codes: q = #{boundaries <= x}: bit 0 = m1 ^ m2 ^ m3, bit 1 = m2; bytes quarter-interleaved ----
+    oscar_u32 pb0[8], pb1[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const int g = i / FIPG;
+        oscar_u32 b0[2], b1[2];
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const oscar_u32 m1 = oscar__bge2(w[2 * i + h], bnd[g][0]), m2 = oscar__bge2(w[2 * i + h], bnd[g][1]), m3 = oscar__bge2(w[2 * i + h], bnd[g][2]);
+            b0[h] = m1 ^ m2 ^ m3, b1[h] = m2;
+        }
+        pb0[i] = __byte_perm(b0[0], b0[1], 0x6420u); // byte e: 0xff where bit 0 of value e's code is set
+        pb1[i] = __byte_perm(b1[0], b1[1], 0x6420u);
+    }
+    if (store) {
+        oscar_u32 *sm;
+        oscar_u32 *codes = (oscar_u32 *)oscar__page_row(p, page, head, isv, pos, &sm);
+#pragma unroll
+        for (int i0 = 0; i0 < 2; i0++) {
+            oscar_u32 o = 0u;
+#pragma unroll
+            for (int j = 0; j < 4; j++) o |= (pb0[i0 + 2 * j] & (0x01010101u << (2 * j))) | (pb1[i0 + 2 * j] & (0x02020202u << (2 * j)));
+            codes[FT * i0 + t] = o;
+        }
+#pragma unroll
+        for (int g = 0; g < FNG; g++)
+            if (g % FT == t) sm[g] = smw[g];
+    }
+}
+#endif
+
 #if OSCAR_APPEND_MINB > 0
 #define OSCAR_APPEND_BOUNDS __launch_bounds__(AW * 32, OSCAR_APPEND_MINB)
 #else
@@ -502,6 +745,56 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
                     for (int n = 0; n < TN / 2; n++) xs[(ty * TM + m) * D + h * (D / 2) + tx * (TN / 2) + n] = acc[m][h * (TN / 2) + n];
             __syncthreads();
         }
+    }
+#endif
+#if OSCAR__FCODEC && OSCAR_INT2 && !OSCAR_APPEND_ROW
+    // a flush tile (the launch's rows all go to pages) with its rotated rows in xs: the codec with
+    // FT lanes per row (oscar__fcodec) instead of a warp per row; the same bytes
+    if (!KW && tiled && oscar__job(p, job0).w >= 0) {
+        const int t = tid % FT;
+#pragma unroll 1
+        for (int r = tid / FT; r < TR; r += FR) {
+            const long long job = job0 + r;
+            const bool valid = job < p.n_jobs;
+            int src = -1, slot = 0, pos = 0, page = 0;
+            if (valid) {
+                const int4 jb = oscar__job(p, job);
+                src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;
+            }
+            oscar_u32 w[16];
+#pragma unroll
+            for (int j = 0; j < 16; j++) w[j] = 0u;
+            if (valid && src >= 0) {
+                float ss = 0.0f;
+                int bad = 0;
+#pragma unroll
+                for (int tt = 0; tt < AW * 32 / TR; tt++) { // the staging threads of row r, in order
+                    ss += s_ss[r + tt * TR];
+                    bad |= s_bad[r + tt * TR];
+                }
+                unsigned int ebits = bad ? OSCAR_ERR_BIT_NONFINITE : 0u;
+                if (!bad && ss > 32768.0f * 32768.0f) ebits |= OSCAR_ERR_BIT_RANGE;
+                if (ebits) { // stored as zeros; the host learns of it through oscar_cuda_kv_errors()
+                    if (t == 0) atomicOr((unsigned int *)p.err, ebits);
+                } else {
+#pragma unroll
+                    for (int i = 0; i < 8; i++) {
+                        const float4 a = *(const float4 *)&xs[r * D + 4 * FT * i + 4 * t];
+                        w[2 * i] = oscar__bf2(a.x, a.y), w[2 * i + 1] = oscar__bf2(a.z, a.w);
+                    }
+                }
+            } else if (valid) { // a window row leaving the ring: rotated when it was written
+                const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
+                const uint2 *rr = (const uint2 *)((const oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D) + t;
+#pragma unroll
+                for (int i = 0; i < 8; i++) {
+                    const uint2 u = rr[FT * i];
+                    w[2 * i] = u.x, w[2 * i + 1] = u.y;
+                }
+            }
+            oscar__fcodec(p, w, valid, page, head, isv, pos, t, lane);
+        }
+        return;
     }
 #endif
     oscar_u8 *cs = (oscar_u8 *)rs + warp * OSCAR_APPEND_NR * D;
@@ -627,80 +920,6 @@ extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) osc
 }
 
 
-#if OSCAR_INT2 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
-// ---- packed BF16 helpers, shared by oscar_append_mma and oscar_append_fwht ----
-static __device__ __forceinline__ oscar_u32 oscar__bf2(float lo_half, float hi_half) { // round to nearest even
-    oscar_u32 d;
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi_half), "f"(lo_half));
-    return d;
-}
-static __device__ __forceinline__ oscar_u32 oscar__bmin2(oscar_u32 a, oscar_u32 b) {
-    oscar_u32 d;
-    asm("min.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-}
-static __device__ __forceinline__ oscar_u32 oscar__bmax2(oscar_u32 a, oscar_u32 b) {
-    oscar_u32 d;
-    asm("max.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-}
-static __device__ __forceinline__ float oscar__bh(oscar_u32 w, int h) { return __uint_as_float(h ? (w & 0xffff0000u) : (w << 16)); }
-// 0xffff in each half where a >= b (BF16 values; false against NaN)
-static __device__ __forceinline__ oscar_u32 oscar__bge2(oscar_u32 a, oscar_u32 b) {
-#if __CUDA_ARCH__ >= 900
-    oscar_u32 d;
-    asm("set.ge.u32.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
-    return d;
-#else
-    return (oscar__bh(a, 0) >= oscar__bh(b, 0) ? 0xffffu : 0u) | (oscar__bh(a, 1) >= oscar__bh(b, 1) ? 0xffff0000u : 0u);
-#endif
-}
-// the CPU's clamp to [-T, T] (T2: T's bits in both halves), on a packed pair and on one value;
-// the sign of a zero may differ from the CPU's (the zero min / max step does not rely on it)
-static __device__ __forceinline__ oscar_u32 oscar__clamp2(oscar_u32 w, oscar_u32 T2) { return oscar__bmax2(oscar__bmin2(w, T2), T2 | 0x80008000u); }
-static __device__ __forceinline__ float oscar__clampf(float v, float th) { return fminf(fmaxf(v, -th), th); }
-// per half: 0xffff where the sign bits of a and b differ
-static __device__ __forceinline__ oscar_u32 oscar__sgn2(oscar_u32 a) { return __byte_perm(a, 0u, 0xBB99u); }
-// the CPU codec's code of value v for the stored (min, scale)
-static __device__ __forceinline__ int oscar__code(float v, float m, float s) {
-    if (s == 0.0f) return 0;
-    const float tq = floorf((v - m) / s + 0.5f);
-    return tq < 0.0f ? 0 : (tq > 3.0f ? 3 : (int)tq);
-}
-// BF16 bits <-> an order-preserving 16-bit key
-static __device__ __forceinline__ oscar_u32 oscar__ok16(oscar_u32 b) { return (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u); }
-static __device__ __forceinline__ oscar_u32 oscar__ik16(oscar_u32 k) { return (k & 0x8000u) ? (k & 0x7fffu) : (~k & 0xffffu); }
-static __device__ __forceinline__ float oscar__k16f(oscar_u32 k) { return __uint_as_float(oscar__ik16(k) << 16); }
-// the smallest BF16 value whose code is >= q (1..3), as bits; NaN (nothing reaches it) when the
-// scale is 0. Codes are monotone in the value, -inf has code 0 and +inf code 3: from the estimate
-// m + (q - 1/2) s, a galloping search brackets the first key with code >= q, then bisection (two
-// evaluations on average; near 0, where BF16 values are dense, up to ~16).
-static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
-    if (s == 0.0f) return 0x7fc0u;
-    const int kmin = 0x007f, kmax = 0xff80; // -inf, +inf
-    float x0 = m + ((float)q - 0.5f) * s;
-    // below half an ulp of m, v - m rounds to -m: every such v has the code of 0, and the boundary
-    // lies at the edge of that window (a symmetric group puts the middle boundary there)
-    const float w = __int_as_float(__float_as_int(m) & 0x7f800000) * 5.9604645e-8f; // ulp(m) / 2
-    if (fabsf(x0) < 4.0f * w) x0 = oscar__code(0.0f, m, s) >= q ? -w : w;
-    int k = (int)oscar__ok16(oscar_f32_to_bf16(x0)), lo, hi, st = 1;
-    k = min(max(k, kmin), kmax);
-    if (oscar__code(oscar__k16f((oscar_u32)k), m, s) >= q) {
-        hi = k, lo = k - 1;
-        while (lo > kmin && oscar__code(oscar__k16f((oscar_u32)lo), m, s) >= q) hi = lo, st *= 2, lo = max(hi - st, kmin);
-    } else {
-        lo = k, hi = k + 1;
-        while (hi < kmax && oscar__code(oscar__k16f((oscar_u32)hi), m, s) < q) lo = hi, st *= 2, hi = min(lo + st, kmax);
-    }
-    while (hi - lo > 1) {
-        const int mid = (lo + hi) >> 1;
-        if (oscar__code(oscar__k16f((oscar_u32)mid), m, s) >= q) hi = mid;
-        else lo = mid;
-    }
-    return oscar__ik16((oscar_u32)hi);
-}
-
-#endif
 
 // ---------------------------------------------------------------------------------------------
 // oscar_append_mma: the flush launch (every row of it goes to an INT2 page) on tensor cores,
@@ -733,16 +952,13 @@ static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
 // R (high, low) sits in dynamic shared memory as B fragments for ldmatrix, [column][k] with k
 // permuted so that a lane's A fragment is one float4 of x per k step, 16-byte chunks swizzled.
 // ---------------------------------------------------------------------------------------------
-#ifndef OSCAR_APPEND_MMA
-#define OSCAR_APPEND_MMA 1
-#endif
 #ifndef OSCAR_APPEND_STATS
 #define OSCAR_APPEND_STATS 0 // 1: counters in err[1..3]; 2: also clock cycles per phase in err[4..19] (bench --diag prints them)
 #endif
 #ifndef OSCAR_APPEND_DELTA_LOG2
 #define OSCAR_APPEND_DELTA_LOG2 (-15)
 #endif
-#if OSCAR_INT2 && OSCAR_APPEND_MMA && !OSCAR_ROT_F64 && (D == 64 || D == 128) && GS >= 8 && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+#if OSCAR__MMA_ON
 #define MNT (D / 8) // n-tiles (8 columns each) per row
 #define RJ 4        // exact-chain jobs a lane puts in one batch
 #define ALLE (MNT == 16 ? 0xffffffffu : (1u << (2 * MNT)) - 1u) // every element bit of a lane's row
@@ -1308,41 +1524,7 @@ extern "C" __device__ int oscar_append_mma_built = OSCAR__APPEND_MMA_BUILT;
 // Needs sm_90 (set / add on bf16x2) and groups of at least D / 8 channels (a run of 4 FT values
 // lies in one group). Grid (ceil(n_jobs / FR), Hkv * 2), 128 threads.
 // ---------------------------------------------------------------------------------------------
-#if OSCAR_INT2 && GS * 8 >= D && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
-#define FT (D / 32)      // threads per row
-#define FR (128 / FT)    // rows per block (must equal OSCAR__FWHT_ROWS(d) in oscar_cuda.h)
-#define FIPG (8 * GS / D) // runs i per group
-#define FNG (D / GS)      // groups per row
-#ifndef OSCAR_FWHT_MINB
-#define OSCAR_FWHT_MINB 6 // resident blocks per SM the register allocation must allow
-#endif
-// reductions over the FT lanes of a row
-static __device__ __forceinline__ int oscar__rsum(int v) {
-#pragma unroll
-    for (int o = 1; o < FT; o <<= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-    return v;
-}
-static __device__ __forceinline__ oscar_u32 oscar__rmax(oscar_u32 v) {
-#pragma unroll
-    for (int o = 1; o < FT; o <<= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-static __device__ __forceinline__ oscar_u32 oscar__rmin(oscar_u32 v) {
-#pragma unroll
-    for (int o = 1; o < FT; o <<= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-}
-// #{|x| >= v} over the row (a: |x| as BF16 pairs, v: a non-negative BF16 value's bits); the
-// masks are subtracted: the low half of a sum counts A, the high half B - A
-static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], oscar_u32 v) {
-    const oscar_u32 v2 = v * 0x10001u;
-    oscar_u32 s4[4] = {0u, 0u, 0u, 0u};
-#pragma unroll
-    for (int w = 0; w < 16; w++) s4[w & 3] -= oscar__bge2(a[w], v2);
-    const oscar_u32 acc = (s4[0] + s4[1]) + (s4[2] + s4[3]);
-    return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
-}
-
+#if OSCAR__FCODEC
 extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_fwht(const oscar_append_params p) {
     const int tid = threadIdx.x, t = tid % FT, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
@@ -1438,117 +1620,7 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_
         for (int i = 0; i < 8; i++) ((uint2 *)dst)[FT * i + t] = make_uint2(w[2 * i], w[2 * i + 1]);
     }
     if (__all_sync(0xffffffffu, !valid || page < 0)) return; // (a launch is all page rows or none)
-    // ---- clip: thr = the (D - idx)-th largest |x|, with multiplicity ----
-    const int idx = oscar__clip_idx(isv ? p.v_clip : p.k_clip);
-    if (idx >= 0) {
-        const int k = D - idx;
-        oscar_u32 a[16], m2 = 0u;
-#pragma unroll
-        for (int j = 0; j < 16; j++) a[j] = w[j] & 0x7fff7fffu, m2 = __vmaxu2(m2, a[j]);
-        const oscar_u32 M = oscar__rmax(max(m2 & 0xffffu, m2 >> 16));
-        // the largest key with #{>= key} >= k lies in [lo, hi); first bracket: the top octave
-        int lo = M >= 128u ? (int)M - 128 : 0, hi = (int)M + 1;
-        if (oscar__fcnt(a, (oscar_u32)lo) < k) hi = lo, lo = 0;
-        for (;;) { // warp-uniform trip count (every lane takes part in the shuffles)
-            const bool open = hi - lo > 1;
-            if (!__any_sync(0xffffffffu, open)) break;
-            const int mid = open ? (lo + hi) >> 1 : lo;
-            const bool ge = oscar__fcnt(a, (oscar_u32)mid) >= k;
-            if (open) {
-                if (ge) lo = mid;
-                else hi = mid;
-            }
-        }
-        if (lo) {
-            const oscar_u32 T2 = (oscar_u32)lo * 0x10001u;
-#pragma unroll
-            for (int j = 0; j < 16; j++) w[j] = oscar__clamp2(w[j], T2);
-        } else { // clamp to [-0, +0]: positive values to +0, negative to -0, zeros keep their sign
-#pragma unroll
-            for (int j = 0; j < 16; j++) w[j] &= 0x80008000u;
-        }
-    }
-    // ---- per group: min / max, fp16 scale and min, the three code boundaries ----
-    oscar_u32 bnd[FNG][3], smw[FNG];
-    float gmn[FNG], gmx[FNG];
-    bool zero = false;
-#pragma unroll
-    for (int g = 0; g < FNG; g++) {
-        oscar_u32 mn2 = w[2 * g * FIPG], mx2 = mn2;
-#pragma unroll
-        for (int j = 2 * g * FIPG + 1; j < 2 * (g + 1) * FIPG; j++) mn2 = oscar__bmin2(mn2, w[j]), mx2 = oscar__bmax2(mx2, w[j]);
-        mn2 = oscar__bmin2(mn2, __byte_perm(mn2, 0u, 0x1032u));
-        mx2 = oscar__bmax2(mx2, __byte_perm(mx2, 0u, 0x1032u));
-#pragma unroll
-        for (int o = 1; o < FT; o <<= 1) {
-            mn2 = oscar__bmin2(mn2, __shfl_xor_sync(0xffffffffu, mn2, o));
-            mx2 = oscar__bmax2(mx2, __shfl_xor_sync(0xffffffffu, mx2, o));
-        }
-        gmn[g] = oscar__bh(mn2, 0), gmx[g] = oscar__bh(mx2, 0);
-        zero = zero || gmn[g] == 0.0f || gmx[g] == 0.0f;
-    }
-    if (__any_sync(0xffffffffu, zero)) { // a zero min or max: the sign of the group's first zero
-#pragma unroll
-        for (int g = 0; g < FNG; g++) {
-            oscar_u32 fm = 0xffffffffu; // (column << 1 | sign) of the first zero in the group
-#pragma unroll
-            for (int i = g * FIPG; i < (g + 1) * FIPG; i++)
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    const oscar_u32 b = (w[2 * i + (e >> 1)] >> (16 * (e & 1))) & 0xffffu;
-                    const oscar_u32 c = (oscar_u32)(4 * FT * i + 4 * t + e);
-                    if (!(b & 0x7fffu)) fm = min(fm, c << 1 | b >> 15);
-                }
-            fm = oscar__rmin(fm);
-            const float z = (fm & 1u) ? -0.0f : 0.0f;
-            if (gmn[g] == 0.0f) gmn[g] = z;
-            if (gmx[g] == 0.0f) gmx[g] = z;
-        }
-    }
-    oscar_u32 mine[(3 * FNG + FT - 1) / FT];
-#pragma unroll
-    for (int g = 0; g < FNG; g++) {
-        const float scale = __fdiv_rn(__fsub_rn(gmx[g], gmn[g]), 3.0f);
-        const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[g]);
-        smw[g] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
-        const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);
-#pragma unroll
-        for (int j = 0; j < 3; j++)
-            if ((3 * g + j) % FT == t) mine[(3 * g + j) / FT] = oscar__bound(m, s, j + 1);
-    }
-#pragma unroll
-    for (int q = 0; q < 3 * FNG; q++) {
-        const oscar_u32 b = __shfl_sync(0xffffffffu, mine[q / FT], (lane & ~(FT - 1)) | (q % FT));
-        bnd[q / 3][q % 3] = b * 0x10001u;
-    }
-    // ---- codes: q = #{boundaries <= x}: bit 0 = m1 ^ m2 ^ m3, bit 1 = m2; bytes quarter-interleaved ----
-    oscar_u32 pb0[8], pb1[8];
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        const int g = i / FIPG;
-        oscar_u32 b0[2], b1[2];
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const oscar_u32 m1 = oscar__bge2(w[2 * i + h], bnd[g][0]), m2 = oscar__bge2(w[2 * i + h], bnd[g][1]), m3 = oscar__bge2(w[2 * i + h], bnd[g][2]);
-            b0[h] = m1 ^ m2 ^ m3, b1[h] = m2;
-        }
-        pb0[i] = __byte_perm(b0[0], b0[1], 0x6420u); // byte e: 0xff where bit 0 of value e's code is set
-        pb1[i] = __byte_perm(b1[0], b1[1], 0x6420u);
-    }
-    if (valid && page >= 0) {
-        oscar_u32 *sm;
-        oscar_u32 *codes = (oscar_u32 *)oscar__page_row(p, page, head, isv, pos, &sm);
-#pragma unroll
-        for (int i0 = 0; i0 < 2; i0++) {
-            oscar_u32 o = 0u;
-#pragma unroll
-            for (int j = 0; j < 4; j++) o |= (pb0[i0 + 2 * j] & (0x01010101u << (2 * j))) | (pb1[i0 + 2 * j] & (0x02020202u << (2 * j)));
-            codes[FT * i0 + t] = o;
-        }
-#pragma unroll
-        for (int g = 0; g < FNG; g++)
-            if (g % FT == t) sm[g] = smw[g];
-    }
+    oscar__fcodec(p, w, valid && page >= 0, page, head, isv, pos, t, lane);
 }
 #undef FT
 #undef FR
