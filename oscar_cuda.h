@@ -73,7 +73,9 @@
    KERNELS (the .cu files in kernels/, embedded below: `make embed` after an edit; check-embed)
      oscar_append   grid (jobs / TR, Hkv * 2), 128 threads; TR = 64 rows (32 at d 256) of one
                     (KV head, K|V) per block: the tile is rotated as a small GEMM (X^T and R in
-                    shared memory, R read once per tile; fp32, CPU order), then one warp per row
+                    shared memory, R read once per tile; fp32, CPU order), then (sm_90+, group
+                    >= d/8, flush tiles) d/32 threads per row run the packed-BF16 codec of
+                    oscar_append_fwht below, or else one warp per row
                     rounds to BF16, stores the sink/window row, or for flushed positions clips
                     (exact k-th smallest |x|: the largest values taken one by one when at most
                     24 pass the clip, else a 31-step bisection on the bit patterns), quantises
@@ -87,11 +89,13 @@
                     launch on tensor cores: fp16 hi/lo MMAs give each rotated element within a
                     bound delta; clip threshold, group min / max and codes are decided on BF16
                     intervals, and the elements that leave a decision open are computed with the
-                    CPU's chain, so the pages are the same bytes. Correct; 1.24x slower than
+                    CPU's chain, so the pages are the same bytes. Correct; 1.6x slower than
                     oscar_append today (BENCHMARKS.md), hence not the default.
-     oscar_append_wht  the same for caches whose rotations are all H (oscar_rotations_is_hadamard):
-                    one warp per row transforms it with the fast Walsh-Hadamard butterflies in
-                    the CPU's order (oscar_wht), no tile buffers, 8 blocks per SM.
+     oscar_append_wht  oscar_append for caches whose rotations are all H
+                    (oscar_rotations_is_hadamard): one warp per row transforms it with the fast
+                    Walsh-Hadamard butterflies in the CPU's order (oscar_wht), no tile buffers,
+                    8 blocks per SM. Used where oscar_append_fwht is not (below) or with
+                    kv->wht_warp = 1.
      oscar_append_fwht  both launches for those caches (sm_90+, group >= d/8, 16-byte aligned
                     input): d/32 threads per row, 32 values each, so most steps are per-thread
                     arithmetic; sink / window rows are stored as BF16, and the codec runs
@@ -1402,6 +1406,16 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));\n",
     "}\n",
     "\n",
+    "// this lane's runs of a window ring row (BF16, rotated when it was written) as the pairs w\n",
+    "static __device__ __forceinline__ void oscar__fring(const oscar_append_params &p, oscar_u32 (&w)[16], int slot, int pos, int head, int isv, int t) {\n",
+    "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;\n",
+    "    const uint2 *rr = (const uint2 *)((const oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D) + t;\n",
+    "#pragma unroll\n",
+    "    for (int i = 0; i < 8; i++) {\n",
+    "        const uint2 u = rr[FT * i];\n",
+    "        w[2 * i] = u.x, w[2 * i + 1] = u.y;\n",
+    "    }\n",
+    "}\n",
     "// the INT2 codec of one row held by its FT lanes as 16 BF16 pairs w (values 4 FT i + 4 t + 2 h and\n",
     "// + 1 in w[2 i + h]); every lane of the warp takes part (shuffles); store: write the codes and scales\n",
     "static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &p, oscar_u32 (&w)[16], bool store, int page, int head, int isv, int pos, int t, int lane) {\n",
@@ -1677,13 +1691,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "                    }\n",
     "                }\n",
     "            } else if (valid) { // a window row leaving the ring: rotated when it was written\n",
-    "                const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;\n",
-    "                const uint2 *rr = (const uint2 *)((const oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D) + t;\n",
-    "#pragma unroll\n",
-    "                for (int i = 0; i < 8; i++) {\n",
-    "                    const uint2 u = rr[FT * i];\n",
-    "                    w[2 * i] = u.x, w[2 * i + 1] = u.y;\n",
-    "                }\n",
+    "                oscar__fring(p, w, slot, pos, head, isv, t);\n",
     "            }\n",
     "            oscar__fcodec(p, w, valid, page, head, isv, pos, t, lane);\n",
     "        }\n",
@@ -2495,15 +2503,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    for (int i = 0; i < 8; i++)\n",
     "#pragma unroll\n",
     "        for (int h = 0; h < 2; h++) w[2 * i + h] = bad \? 0u : oscar__bf2(__fmul_rn(x[i][2 * h], hs), __fmul_rn(x[i][2 * h + 1], hs));\n",
-    "    if (valid && src < 0) {\n",
-    "        const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;\n",
-    "        const uint2 *rr = (const uint2 *)((const oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D) + t;\n",
-    "#pragma unroll\n",
-    "        for (int i = 0; i < 8; i++) {\n",
-    "            const uint2 u = rr[FT * i];\n",
-    "            w[2 * i] = u.x, w[2 * i + 1] = u.y;\n",
-    "        }\n",
-    "    }\n",
+    "    if (valid && src < 0) oscar__fring(p, w, slot, pos, head, isv, t);\n",
     "    // ---- the write launch: sink / window rows are stored as BF16 (no codec) ----\n",
     "    if (valid && page < 0) {\n",
     "        const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;\n",

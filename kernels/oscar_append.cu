@@ -509,6 +509,16 @@ static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], osca
     return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
 }
 
+// this lane's runs of a window ring row (BF16, rotated when it was written) as the pairs w
+static __device__ __forceinline__ void oscar__fring(const oscar_append_params &p, oscar_u32 (&w)[16], int slot, int pos, int head, int isv, int t) {
+    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
+    const uint2 *rr = (const uint2 *)((const oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D) + t;
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const uint2 u = rr[FT * i];
+        w[2 * i] = u.x, w[2 * i + 1] = u.y;
+    }
+}
 // the INT2 codec of one row held by its FT lanes as 16 BF16 pairs w (values 4 FT i + 4 t + 2 h and
 // + 1 in w[2 i + h]); every lane of the warp takes part (shuffles); store: write the codes and scales
 static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &p, oscar_u32 (&w)[16], bool store, int page, int head, int isv, int pos, int t, int lane) {
@@ -784,13 +794,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
                     }
                 }
             } else if (valid) { // a window row leaving the ring: rotated when it was written
-                const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
-                const uint2 *rr = (const uint2 *)((const oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D) + t;
-#pragma unroll
-                for (int i = 0; i < 8; i++) {
-                    const uint2 u = rr[FT * i];
-                    w[2 * i] = u.x, w[2 * i + 1] = u.y;
-                }
+                oscar__fring(p, w, slot, pos, head, isv, t);
             }
             oscar__fcodec(p, w, valid, page, head, isv, pos, t, lane);
         }
@@ -1602,15 +1606,7 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_
     for (int i = 0; i < 8; i++)
 #pragma unroll
         for (int h = 0; h < 2; h++) w[2 * i + h] = bad ? 0u : oscar__bf2(__fmul_rn(x[i][2 * h], hs), __fmul_rn(x[i][2 * h + 1], hs));
-    if (valid && src < 0) {
-        const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
-        const uint2 *rr = (const uint2 *)((const oscar_u16 *)p.win + ((slab * 2 + isv) * p.ring + (size_t)((pos - p.S0) % p.ring)) * D) + t;
-#pragma unroll
-        for (int i = 0; i < 8; i++) {
-            const uint2 u = rr[FT * i];
-            w[2 * i] = u.x, w[2 * i + 1] = u.y;
-        }
-    }
+    if (valid && src < 0) oscar__fring(p, w, slot, pos, head, isv, t);
     // ---- the write launch: sink / window rows are stored as BF16 (no codec) ----
     if (valid && page < 0) {
         const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
