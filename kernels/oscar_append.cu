@@ -758,9 +758,10 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     }
 #endif
 #if OSCAR__FCODEC && OSCAR_INT2 && !OSCAR_APPEND_ROW
-    // a flush tile (the launch's rows all go to pages) with its rotated rows in xs: the codec with
-    // FT lanes per row (oscar__fcodec) instead of a warp per row; the same bytes
-    if (!KW && tiled && oscar__job(p, job0).w >= 0) {
+    // a flush tile (the launch's rows all go to pages; input rows rotated into xs, or, when the
+    // tile has none, only window rows leaving the ring): the codec with FT lanes per row
+    // (oscar__fcodec) instead of a warp per row; the same bytes
+    if (!KW && R && !p.wht && oscar__job(p, job0).w >= 0) {
         const int t = tid % FT;
 #pragma unroll 1
         for (int r = tid / FT; r < TR; r += FR) {
