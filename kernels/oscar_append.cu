@@ -509,6 +509,11 @@ static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], osca
     return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
 }
 
+// job j as oscar__job gives it, or (-1, 0, 0, 0) past the last job (the lanes of such a row take
+// part in the shuffles with zeros and store nothing)
+static __device__ __forceinline__ int4 oscar__fjob(const oscar_append_params &p, long long j) {
+    return j < p.n_jobs ? oscar__job(p, j) : make_int4(-1, 0, 0, 0);
+}
 // this lane's runs of a window ring row (BF16, rotated when it was written) as the pairs w
 static __device__ __forceinline__ void oscar__fring(const oscar_append_params &p, oscar_u32 (&w)[16], int slot, int pos, int head, int isv, int t) {
     const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
@@ -767,11 +772,8 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         for (int r = tid / FT; r < TR; r += FR) {
             const long long job = job0 + r;
             const bool valid = job < p.n_jobs;
-            int src = -1, slot = 0, pos = 0, page = 0;
-            if (valid) {
-                const int4 jb = oscar__job(p, job);
-                src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;
-            }
+            const int4 jb = oscar__fjob(p, job);
+            const int src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;
             oscar_u32 w[16];
 #pragma unroll
             for (int j = 0; j < 16; j++) w[j] = 0u;
@@ -1535,11 +1537,8 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job = (long long)blockIdx.x * FR + tid / FT;
     const bool valid = job < p.n_jobs;
-    int src = -1, slot = 0, pos = 0, page = 0;
-    if (valid) {
-        const int4 jb = oscar__job(p, job);
-        src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;
-    }
+    const int4 jb = oscar__fjob(p, job);
+    const int src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;
     // ---- the row: fp32 input (rotated here) or the BF16 ring row (rotated when it was written) ----
     float x[8][4];
     float ss = 0.0f;

@@ -728,6 +728,18 @@ fail:
     harness_free(&hs);
 }
 
+/* H rotations for a one-layer harness cache (cfg's head dim and KV heads); nonzero on failure (counted) */
+static int harness_hadamard(harness *hs, oscar_kv_config *cfg, const char *name) {
+    if (oscar_rotations_alloc(&hs->rot, 1, cfg->head_dim, cfg->n_kv_heads, 0) || oscar_rotations_set_fixed(&hs->rot, OSCAR_COMP_HADAMARD)) {
+        printf("FAIL %s: rotations: %s\n", name, hs->rot.msg);
+        g_fail++;
+        return 1;
+    }
+    hs->have_rot = 1;
+    cfg->rot = &hs->rot;
+    return 0;
+}
+
 /* a NaN row of one sequence must not touch the others; the flag reports it. hrot: the cache has
    H rotations (the fast-transform kernels), and prefills with a NaN row and an out-of-range row
    flushed to pages are checked too */
@@ -751,15 +763,7 @@ static void test_nonfinite(oscar_cuda *cu, int hrot) {
         hs.gen.out_ch[i] = i * 7;
         hs.gen.out_mul[i] = 5.0f;
     }
-    if (hrot) {
-        if (oscar_rotations_alloc(&hs.rot, 1, d, Hkv, 0) || oscar_rotations_set_fixed(&hs.rot, OSCAR_COMP_HADAMARD)) {
-            printf("FAIL nonfinite: rotations: %s\n", hs.rot.msg);
-            g_fail++;
-            return;
-        }
-        hs.have_rot = 1;
-        cfg.rot = &hs.rot;
-    }
+    if (hrot && harness_hadamard(&hs, &cfg, "nonfinite")) return;
     if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
         printf("FAIL nonfinite: init: %s %s\n", hs.cpu.msg, hs.gpu.msg);
         g_fail++;
@@ -880,13 +884,7 @@ static void test_flush_edges(oscar_cuda *cu) {
             cfg.v_clip = cf[ci].vc;
             hs.gen.d = d;
             hs.gen.Hkv = Hkv;
-            if (oscar_rotations_alloc(&hs.rot, 1, d, Hkv, 0) || oscar_rotations_set_fixed(&hs.rot, OSCAR_COMP_HADAMARD)) {
-                printf("FAIL flush edges: rotations: %s\n", hs.rot.msg);
-                g_fail++;
-                return;
-            }
-            hs.have_rot = 1;
-            cfg.rot = &hs.rot;
+            if (harness_hadamard(&hs, &cfg, "flush edges")) return;
             if (cf[ci].dense) {
                 hs.rot.k_rot[1] = nextafterf(hs.rot.k_rot[1], 1.0f);
                 hs.rot.v_rot[1] = nextafterf(hs.rot.v_rot[1], 1.0f);
