@@ -4726,7 +4726,7 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
         kv->fn_append_wht = NULL;
         if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));
-        /* the H flush kernel: built for sm_90+ with groups of at least d / 8 channels */
+        /* the H kernel with d / 32 threads per row: built for sm_90+ with groups of at least d / 8 channels */
         kv->fn_append_fwht = NULL;
         if (kv->wht) {
             int fb = 0;
@@ -5131,20 +5131,18 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         p.wht = kv->wht;
         p.k_clip = kv->k_clip;
         p.v_clip = kv->v_clip;
-        /* the tiled kernel, or its twin for caches whose rotations are all H */
-        oscar_cu_function fa = kv->fn_append_wht ? kv->fn_append_wht : kv->fn_append;
-        const char *fa_name = kv->fn_append_wht ? "oscar_append_wht" : "oscar_append";
-        /* H caches on sm_90+: both launches with d / 32 threads per row (16-byte aligned input) */
+        /* the tiled kernel; for caches whose rotations are all H, d / 32 threads per row (sm_90+,
+           16-byte aligned input) or else the warp-per-row twin */
         const int fwht = kv->fn_append_fwht && !kv->wht_warp && ((k | v) & 15u) == 0;
+        oscar_cu_function fa = fwht ? kv->fn_append_fwht : kv->fn_append_wht ? kv->fn_append_wht : kv->fn_append;
+        const char *fa_name = fwht ? "oscar_append_fwht" : kv->fn_append_wht ? "oscar_append_wht" : "oscar_append";
+        const size_t fa_rows = fwht ? OSCAR__FWHT_ROWS(kv->d) : OSCAR__APPEND_TR(kv->d); /* rows per block */
         if (!rc && n_flush) {
-            unsigned blocks = (unsigned)(((size_t)n_flush + OSCAR__APPEND_TR(kv->d) - 1) / OSCAR__APPEND_TR(kv->d));
+            unsigned blocks = (unsigned)(((size_t)n_flush + fa_rows - 1) / fa_rows);
             p.jobs = kv->jobs;
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
-            if (fwht) /* d / 32 threads per row */
-                rc = oscar__launch(kv, kv->fn_append_fwht, "oscar_append_fwht", (unsigned)(((size_t)n_flush + OSCAR__FWHT_ROWS(kv->d) - 1) / OSCAR__FWHT_ROWS(kv->d)),
-                                   (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
-            else if (kv->fn_append_mma && kv->krot && kv->vrot && !kv->wht && ((k | v) & 15u) == 0 && kv->append_mma) {
+            if (kv->fn_append_mma && kv->krot && kv->vrot && !kv->wht && ((k | v) & 15u) == 0 && kv->append_mma) {
                 /* every row of the flush goes to a page: warps of 16 rows on tensor cores, blocks
                    looping over them (each block converts R once): one wave of resident blocks */
                 unsigned per = (unsigned)(((cu->sm_count > 0 ? cu->sm_count : 100) * kv->occ_append_mma + kv->Hkv * 2 - 1) / (kv->Hkv * 2));
@@ -5155,15 +5153,11 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                 rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }
         if (!rc && n_write) {
-            unsigned blocks = (unsigned)(((size_t)n_write + OSCAR__APPEND_TR(kv->d) - 1) / OSCAR__APPEND_TR(kv->d));
+            unsigned blocks = (unsigned)(((size_t)n_write + fa_rows - 1) / fa_rows);
             p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
-            if (fwht)
-                rc = oscar__launch(kv, kv->fn_append_fwht, "oscar_append_fwht", (unsigned)(((size_t)n_write + OSCAR__FWHT_ROWS(kv->d) - 1) / OSCAR__FWHT_ROWS(kv->d)),
-                                   (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
-            else
-                rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
+            rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, 0, &p);
         }
     }
     oscar_cuda_pop(cu);
