@@ -728,6 +728,21 @@ fail:
     harness_free(&hs);
 }
 
+/* a one-layer INT2 harness cache: Hkv KV heads of dimension d, max_pages pool pages; the callers
+   set what else their case needs (group, clips, window, rotations, outlier channels) */
+static void harness_int2(harness *hs, oscar_kv_config *cfg, oscar_cuda *cu, int Hkv, int d, int max_pages) {
+    memset(hs, 0, sizeof *hs);
+    hs->cu = cu;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->n_layers = 1;
+    cfg->n_kv_heads = Hkv;
+    cfg->head_dim = d;
+    cfg->mode = OSCAR_KV_INT2;
+    cfg->max_pages = max_pages;
+    hs->gen.d = d;
+    hs->gen.Hkv = Hkv;
+}
+
 /* H rotations for a one-layer harness cache (cfg's head dim and KV heads); nonzero on failure (counted) */
 static int harness_hadamard(harness *hs, oscar_kv_config *cfg, const char *name) {
     if (oscar_rotations_alloc(&hs->rot, 1, cfg->head_dim, cfg->n_kv_heads, 0) || oscar_rotations_set_fixed(&hs->rot, OSCAR_COMP_HADAMARD)) {
@@ -749,16 +764,7 @@ static void test_nonfinite(oscar_cuda *cu, int hrot) {
     int seqs[3], i, rc, Hkv = 2, d = 64;
     double worst = 0.0;
     if (g_only && !strstr("nonfinite", g_only)) return;
-    memset(&hs, 0, sizeof hs);
-    hs.cu = cu;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.n_layers = 1;
-    cfg.n_kv_heads = Hkv;
-    cfg.head_dim = d;
-    cfg.mode = OSCAR_KV_INT2;
-    cfg.max_pages = 64;
-    hs.gen.d = d;
-    hs.gen.Hkv = Hkv;
+    harness_int2(&hs, &cfg, cu, Hkv, d, 64);
     for (i = 0; i < 4; i++) {
         hs.gen.out_ch[i] = i * 7;
         hs.gen.out_mul[i] = 5.0f;
@@ -871,19 +877,10 @@ static void test_flush_edges(oscar_cuda *cu) {
             harness hs;
             oscar_kv_config cfg;
             int Hkv = 2, d = cf[ci].d, seqs[2], i, bad0 = g_fail;
-            memset(&hs, 0, sizeof hs);
-            hs.cu = cu;
-            memset(&cfg, 0, sizeof cfg);
-            cfg.n_layers = 1;
-            cfg.n_kv_heads = Hkv;
-            cfg.head_dim = d;
+            harness_int2(&hs, &cfg, cu, Hkv, d, 64);
             cfg.group_size = cf[ci].g;
-            cfg.mode = OSCAR_KV_INT2;
-            cfg.max_pages = 64;
             cfg.k_clip = cf[ci].kc;
             cfg.v_clip = cf[ci].vc;
-            hs.gen.d = d;
-            hs.gen.Hkv = Hkv;
             if (harness_hadamard(&hs, &cfg, "flush edges")) return;
             if (cf[ci].dense) {
                 hs.rot.k_rot[1] = nextafterf(hs.rot.k_rot[1], 1.0f);
@@ -933,20 +930,11 @@ static void test_wide_batch(oscar_cuda *cu) {
     int seqs[NS], i, r, Hkv = 1, d = 64;
     double worst = 0.0;
     if (g_only && !strstr("wide batch", g_only)) return;
-    memset(&hs, 0, sizeof hs);
-    hs.cu = cu;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.n_layers = 1;
-    cfg.n_kv_heads = Hkv;
-    cfg.head_dim = d;
-    cfg.mode = OSCAR_KV_INT2;
+    harness_int2(&hs, &cfg, cu, Hkv, d, 1024);
     cfg.group_size = 32;
     cfg.window = 64;
     cfg.page_size = 32;
-    cfg.max_pages = 1024;
     cfg.max_seqs = NS;
-    hs.gen.d = d;
-    hs.gen.Hkv = Hkv;
     for (i = 0; i < 4; i++) {
         hs.gen.out_ch[i] = 3 + i * 11;
         hs.gen.out_mul[i] = 6.0f;
