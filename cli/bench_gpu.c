@@ -286,6 +286,78 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
     free(h);
 }
 
+/* OSCAR_WPROF_OUT=FILE with kernels built with -DOSCAR_WPROF=N (OSCAR_CUDA_NVRTC_OPTIONS): after
+   5 calls back to back, the per-block records of the last oscar_decode_w launch are appended to FILE
+   (one line per block) and summarised: when SMs finish, block and warp durations, BF16 units */
+static void oscar__bg_wprof(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int Hkv, int L, int ctx) {
+    const char *path = getenv("OSCAR_WPROF_OUT");
+    oscar_cu_ptr gp = 0;
+    size_t gb = 0, nb, i, k;
+    unsigned long long *r;
+    FILE *f;
+    double g0 = 1e300, g1 = 0, smend[1024], smfirst[1024], bd = 0, bdmax = 0, bdbf = 0, wimb = 0, wimbmax = 0;
+    int nsm = 0, nbf = 0, nblk = 0, G = Hq / Hkv;
+    if (!path || G < 1 || G > 32 || !kv->mod_decode[G]) return;
+    if (cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_wprof") || gb < 16 * sizeof(unsigned long long)) {
+        printf("wprof: the kernels were not built with -DOSCAR_WPROF=N\n");
+        return;
+    }
+    for (i = 0; i < 5; i++) oscar_cuda_kv_attend(kv, (int)i % L, seqs, B, dout, dq, Hq, 0.0f);
+    cu->drv.cuCtxSynchronize();
+    nb = gb / (16 * sizeof(unsigned long long));
+    if (!(r = (unsigned long long *)malloc(gb)) || cu->drv.cuMemcpyDtoH(r, gp, gb)) {
+        free(r);
+        return;
+    }
+    for (i = 0; i < 1024; i++) smend[i] = 0, smfirst[i] = 1e300;
+    f = fopen(path, "a");
+    for (i = 0; i < nb; i++) {
+        unsigned long long *x = r + 16 * i;
+        double t0 = (double)x[1], t1 = (double)x[12], wm = 0, wx = 0;
+        int bf = 0;
+        if (!x[12] || x[0] >= 1024) continue;
+        nblk++;
+        if (t0 < g0) g0 = t0;
+        if (t1 > g1) g1 = t1;
+        if (t1 > smend[x[0]]) smend[x[0]] = t1;
+        if (t0 < smfirst[x[0]]) smfirst[x[0]] = t0;
+        if ((int)x[0] + 1 > nsm) nsm = (int)x[0] + 1;
+        for (k = 0; k < 4; k++) {
+            wm += (double)x[4 + k] / 4;
+            if ((double)x[4 + k] > wx) wx = (double)x[4 + k];
+            bf += (int)((x[8 + k] >> 16) & 0xffff);
+        }
+        bd += (double)x[3];
+        if ((double)x[3] > bdmax) bdmax = (double)x[3];
+        if (bf) nbf++, bdbf += (double)x[3];
+        wimb += wx - wm;
+        if (wx - wm > wimbmax) wimbmax = wx - wm;
+        if (f) {
+            fprintf(f, "%d,%d,%zu,%llu,%.0f,%.0f,%llu", B, ctx, i, x[0], t0, t1, x[3]);
+            for (k = 0; k < 4; k++) fprintf(f, ",%llu,%llu,%llu", x[4 + k], x[8 + k] & 0xffff, (x[8 + k] >> 16) & 0xffff);
+            fprintf(f, ",%llu,%llu,%llu", x[13], x[14], x[15]);
+            fprintf(f, "\n");
+        }
+    }
+    if (f) fclose(f);
+    free(r);
+    if (!nblk) return;
+    {
+        double mn = 1e300, mx = 0, mean = 0;
+        int c = 0;
+        for (i = 0; i < (size_t)nsm; i++)
+            if (smend[i] > 0) {
+                const double e = smend[i] - g0;
+                mean += e, c++;
+                if (e < mn) mn = e;
+                if (e > mx) mx = e;
+            }
+        printf("wprof B=%d ctx=%d: %d blocks on %d SMs, launch span %.1f us; SM last end min / mean / max %.1f / %.1f / %.1f us; "
+               "block cycles mean %.0f max %.0f (with BF16 units: %d blocks, mean %.0f); warp max - warp mean in a block: mean %.0f max %.0f cycles\n",
+               B, ctx, nblk, c, (g1 - g0) / 1e3, mn / 1e3, mean / c / 1e3, mx / 1e3, bd / nblk, bdmax, nbf, nbf ? bdbf / nbf : 0.0, wimb / nblk, wimbmax);
+    }
+}
+
 /* graph_us: the same calls captured into a CUDA graph on a stream of their own and replayed, so
    the host's submission of each launch is not in the time (how an engine runs a decode step).
    Only for batches whose sequence list travels in the kernel parameters (no host-to-device copy
@@ -494,6 +566,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
         res->pipe_us = 1000.0 * ms / iters;
     }
     res->graph_us = rc ? -1.0 : oscar__bg_graph(cu, &kv, seqs, B, dout, dq, Hq, L, iters);
+    if (!rc && int2) oscar__bg_wprof(cu, &kv, seqs, B, dout, dq, Hq, Hkv, L, ctx);
     if (!rc && oscar__bg_diag && int2) oscar__bg_diag_attend(cu, &kv, seqs, B, dout, dq, Hq, L, iters, ctx);
     cu->drv.cuEventDestroy(e0);
     cu->drv.cuEventDestroy(e1);

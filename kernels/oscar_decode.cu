@@ -815,6 +815,11 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #define W_WI (WHB * D / 64 > 0 ? WHB * D / 64 : 1)
 #endif
 #define W_WB (WUB * D / 64) // cost of a BF16 unit, bytes / 256
+#ifdef OSCAR_WWB // diagnostics: another throughput cost of a BF16 unit
+#define W_WBT OSCAR_WWB
+#else
+#define W_WBT ((W_WI * 9 + 3) / 7) // ~1.29 INT2 units (23 at d 128, 13 at d 64)
+#endif
 #define W_STG ((W_STG0 + 127) / 128 * 128)
 #define W_QS_OFF (WNW * WNS * W_STG)
 #define W_QFI_OFF (W_QS_OFF + G * D * 4)
@@ -906,11 +911,36 @@ static __device__ __forceinline__ void oscar_imma_u8(int c[4], oscar_u32 a0, osc
 #ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow
 #define OSCAR_WMINB (G > 4 ? 8 / WNW : 16 / WNW)
 #endif
+// -DOSCAR_WPROF=N (diagnostics only): the first N blocks of each oscar_decode_w launch record their
+// SM, start / end times (globaltimer ns, clock64 cycles), each warp's end and its units (all, BF16)
+// in oscar_wprof[16 N]; `bench --gpu` with OSCAR_WPROF_OUT=FILE reads them after a call
+#ifdef OSCAR_WPROF
+extern "C" {
+__device__ unsigned long long oscar_wprof[OSCAR_WPROF * 16];
+}
+static __device__ __forceinline__ unsigned long long oscar_gtime(void) {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#endif
 extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
     const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;
     const int Hq = p.Hkv * G;
+#ifdef OSCAR_WPROF
+    const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 ? oscar_wprof + 16 * (size_t)wpb : 0;
+    const long long wpc0 = clock64();
+    if (wpr && tid == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        wpr[0] = sm;
+        wpr[1] = oscar_gtime();
+        wpr[2] = (unsigned long long)wpc0;
+    }
+#endif
     oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid before reading
     const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
     const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
@@ -919,17 +949,22 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     const int nw = n - ns - H;
     const int tsu = (ns + WUB - 1) / WUB, thu = H / W_HU, twu = (nw + WUB - 1) / WUB;
     const int U = tsu + thu + twu;
-    const long long C = (long long)tsu * W_WB + (long long)thu * W_WI + (long long)twu * W_WB;
     const int TW = p.n_splits * WNW, gw = split * WNW + warp;
+    // The warps split the units by cost. A BF16 unit costs its bytes (W_WB) where warps walk few
+    // units (their time is the units' latency, about equal for both kinds), and W_WBT where they walk
+    // many INT2 units (SM-throughput bound: an 8-row BF16 unit takes ~1.2-1.26x the time of a 64-row
+    // INT2 unit there; measured per warp by -DOSCAR_WPROF, kernels/NOTES.md v29).
+    const long long wb = OSCAR_INT2 && (long long)(tsu + twu) * W_WB + (long long)thu * W_WI >= 8LL * W_WI * TW ? W_WBT : W_WB;
+    const long long C = (long long)(tsu + twu) * wb + (long long)thu * W_WI;
     auto first_unit = [&](long long c) -> int {
         if (c <= 0) return 0;
-        const long long a = (long long)tsu * W_WB;
-        if (c <= a) return (int)((c + W_WB - 1) / W_WB);
+        const long long a = (long long)tsu * wb;
+        if (c <= a) return (int)((c + wb - 1) / wb);
         c -= a;
         const long long bb = (long long)thu * W_WI;
         if (c <= bb) return tsu + (int)((c + W_WI - 1) / W_WI);
         c -= bb;
-        const int u = tsu + thu + (int)((c + W_WB - 1) / W_WB);
+        const int u = tsu + thu + (int)((c + wb - 1) / wb);
         return u < U ? u : U;
     };
     const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);
@@ -1012,30 +1047,40 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     {
         const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;
         oscar_pdl_wait(); // the query rotation has finished (the KV staging above did not need it)
+#ifdef OSCAR_WPROF
+        if (wpr && tid == 0) wpr[13] = (unsigned long long)(clock64() - wpc0);
+#endif
         for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];
         __syncthreads();
     }
 #if OSCAR_INT2
-    for (int h = warp; h < 8; h += WNW) {
-        float m = 0.0f;
-        if (h < G)
-            for (int c = lane; c < D; c += 32) m = fmaxf(m, fabsf(qs[h * D + c]));
+    for (int h = warp; h < 4 * W_MH; h += WNW) { // the heads of the score tiles; those >= G get zeros
+        if (h >= G) { // warp-uniform
+            if (lane == 0) qmul[h] = qiv[h] = 0.0f;
+            if (lane < NGR) qsm[h * NGR + lane] = 0.0f;
+            continue;
+        }
+        float m = 0.0f, s[NGR];
 #pragma unroll
-        for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
-        if (lane == 0) {
-            float inv;
-            const float mul = oscar_pow2_norm(m > 0.0f ? m : 1.0f, &inv);
-            qmul[h] = h < G ? mul : 0.0f;
-            qiv[h] = h < G ? inv * p.scale_log2 : 0.0f;
+        for (int c = lane; c < D; c += 32) m = fmaxf(m, fabsf(qs[h * D + c]));
+#pragma unroll
+        for (int g = 0; g < NGR; g++) { // group sums by the warp
+            s[g] = 0.0f;
+#pragma unroll
+            for (int c = lane; c < GS; c += 32) s[g] += qs[h * D + g * GS + c];
         }
 #pragma unroll
-        for (int g = 0; g < NGR; g++) { // group sums by the warp (one lane's serial loop before)
-            float s = 0.0f;
-            if (h < G)
-                for (int c = lane; c < GS; c += 32) s += qs[h * D + g * GS + c];
+        for (int o = 16; o > 0; o >>= 1) {
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
 #pragma unroll
-            for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-            if (lane == 0) qsm[h * NGR + g] = s * p.scale_log2;
+            for (int g = 0; g < NGR; g++) s[g] += __shfl_xor_sync(0xffffffffu, s[g], o);
+        }
+        if (lane == 0) {
+            float inv;
+            qmul[h] = oscar_pow2_norm(m > 0.0f ? m : 1.0f, &inv);
+            qiv[h] = inv * p.scale_log2;
+#pragma unroll
+            for (int g = 0; g < NGR; g++) qsm[h * NGR + g] = s[g] * p.scale_log2;
         }
     }
     __syncthreads();
@@ -1060,9 +1105,15 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         const int ln = i % 32, ks = (i / 32) % W_NKS, lq = ln >> 2, tq = ln & 3, h = 4 * (i / (32 * W_NKS)) + (lq >> 1);
         oscar_u32 r[4] = {0u, 0u, 0u, 0u};
         if (h < G) {
+            // regs 0 / 2 hold digit k = lq & 1 of columns khi = 0 / 1, regs 1 / 3 digit 2 + k. The
+            // signed digits in closed form: u = v + 0x808080 has bytes e0, e1, e2 (digit + 128) and
+            // the top digit as its signed top byte, so digit byte k < 3 is byte k of u ^ 0x80 and
+            // digit 3 is byte 3 (|v| < 2^30: the top digit lies in [-64, 64])
+            const int k = lq & 1;
+            const oscar_u32 slo = (oscar_u32)(k | (k + 4) << 4), shi = (oscar_u32)((k + 2) | (k + 6) << 4);
 #pragma unroll
-            for (int reg = 0; reg < 4; reg++) {
-                const int dig = (reg & 1) ? 2 + (lq & 1) : (lq & 1), khi = reg >> 1;
+            for (int khi = 0; khi < 2; khi++) {
+                oscar_u32 u[4];
 #pragma unroll
                 for (int b = 0; b < 4; b++) {
 #if D == 128
@@ -1071,13 +1122,10 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                     const int qd = 2 * ks + khi, col = 4 * tq + b;
 #endif
                     const float f = qmul[h] * 32768.0f * (qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f);
-                    int v = __float2int_rn(qs[h * D + qd * (D / 4) + col] * f), d = 0;
-                    for (int t = 0; t <= dig; t++) {
-                        d = (int)(signed char)(v & 0xff);
-                        v = (v - d) >> 8;
-                    }
-                    r[reg] |= ((oscar_u32)d & 0xffu) << (8 * b);
+                    u[b] = (oscar_u32)__float2int_rn(qs[h * D + qd * (D / 4) + col] * f) + 0x808080u;
                 }
+                r[2 * khi] = __byte_perm(__byte_perm(u[0], u[1], slo), __byte_perm(u[2], u[3], slo), 0x5410) ^ 0x80808080u;
+                r[2 * khi + 1] = __byte_perm(__byte_perm(u[0], u[1], shi), __byte_perm(u[2], u[3], shi), 0x5410) ^ (k ? 0u : 0x80808080u);
             }
         }
         qfi[i] = make_uint4(r[0], r[1], r[2], r[3]);
@@ -1157,6 +1205,9 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #endif
 
     // ---- the warp's units ----
+#ifdef OSCAR_WPROF
+    if (wpr && tid == 0) wpr[14] = (unsigned long long)(clock64() - wpc0);
+#endif
 #pragma unroll 1
     for (int u = ua, i = 0; u < ub; u++, i++) {
         if (u + WNS - 1 < ub) issue(u + WNS - 1, wst + ((i + WNS - 1) % WNS) * W_STG);
@@ -1449,6 +1500,14 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         __syncwarp();
     }
     oscar_cp_wait0();
+#ifdef OSCAR_WPROF
+    if (wpr && lane == 0) {
+        const int e = ub < tsu ? ub : tsu, f = ua > tsu + thu ? ua : tsu + thu;
+        const int nbf = (e > ua ? e - ua : 0) + (ub > f ? ub - f : 0);
+        wpr[4 + warp] = (unsigned long long)(clock64() - wpc0);
+        wpr[8 + warp] = (unsigned long long)(ub - ua) | (unsigned long long)nbf << 16;
+    }
+#endif
 
     // ---- merge the warps of the block, write this split's partial result ----
 #pragma unroll
@@ -1494,6 +1553,9 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         }
     }
     __syncthreads();
+#ifdef OSCAR_WPROF
+    if (wpr && tid == 0) wpr[15] = (unsigned long long)(clock64() - wpc0);
+#endif
     for (int i = tid; i < G * D; i += 32 * WNW) {
         const int h = i / D;
         float M = OSCAR_NEG_INF, L = 0.0f, o = 0.0f;
@@ -1516,6 +1578,12 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             ((float *)p.part_ml)[row * 2 + 1] = L;
         }
     }
+#ifdef OSCAR_WPROF
+    if (wpr && tid == 0) {
+        wpr[3] = (unsigned long long)(clock64() - wpc0);
+        wpr[12] = oscar_gtime();
+    }
+#endif
 }
 #else
 extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }

@@ -1,0 +1,10 @@
+#!/bin/sh
+# tools/gpu_wprof.sh - per-block timing of oscar_decode_w (device machine, repository root): kernels
+# built with -DOSCAR_WPROF=1024 record each block's SM, start / end and its warps' ends and units;
+# bench --gpu appends them to $OUT/wprof.csv and prints a summary per shape.
+# env: SHAPES="B:CTX,CTX B:CTX" (default "1:32768,131072 8:32768,131072 32:32768,131072"); XOPT: more options
+OUT=${OUT:-build/gpu_wprof}; mkdir -p "$OUT"; rm -f "$OUT/wprof.csv"
+make -s build/bench_gpu >/dev/null || exit 1
+for s in ${SHAPES:-1:32768,131072 8:32768,131072 32:32768,131072}; do
+    OSCAR_WPROF_OUT="$OUT/wprof.csv" OSCAR_CUDA_NVRTC_OPTIONS="-DOSCAR_WPROF=1024 ${XOPT:-}" ./build/bench_gpu --batch "${s%%:*}" --ctx "${s#*:}" --iters 20 --mode int2 2>&1 | grep "wprof\|^int2\|error"
+done
