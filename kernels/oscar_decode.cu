@@ -834,7 +834,7 @@ extern "C" __device__ int oscar_decode_w_smem_bytes = W_SMEM;
 extern "C" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;
 
 #if WARPK
-#if WNW * G * D * 4 + WNW * G * 8 > WNW * WNS * W_STG
+#if WNW * G * D * 4 + WNW * G * 12 > WNW * WNS * W_STG
 #error "warp merge buffer does not fit"
 #endif
 static __device__ __forceinline__ void oscar_mma_bf16(float c[4], oscar_u32 a0, oscar_u32 a1, oscar_u32 a2, oscar_u32 a3, oscar_u32 b0, oscar_u32 b1) {
@@ -893,11 +893,11 @@ static __device__ __forceinline__ float oscar_ex2(float x) {
 // largest weight is just below 2^23 (each weight within 2^-24 of that largest one; 16 bits were
 // not enough: the min term sum p z cancels most of the code term), summed exactly in int32 over
 // the unit (digits 0-1 in one n-tile, digit 2 in a second) and added to the fp32 O once per
-// channel tile. Opt-in (-DOSCAR_WPV=1): 18% fewer instructions per unit, but only 32 x 128K got
-// faster (-3%) and batch 1 x 128K slower (+3%) on the H100 (kernels/NOTES.md, v25). 0 (default):
-// fp16 MMAs on converted codes with hi / lo weights (two ops per 2 codes)
+// channel tile: 18% fewer instructions per unit. The default since the warps split their units by
+// time (v29): 1-2% faster at batch 8-32, level at batch 1 on the H100 (kernels/NOTES.md, v25, v29).
+// -DOSCAR_WPV=0: fp16 MMAs on converted codes with hi / lo weights (two ops per 2 codes)
 #ifndef OSCAR_WPV
-#define OSCAR_WPV 0
+#define OSCAR_WPV (G <= 4) // measured at G 4 (d 64 G 3 and d 128 G 8: kernels/NOTES.md v29)
 #endif
 #define WPVK (OSCAR_WPV && OSCAR_INT2 && (TH % 32) == 0) // INT2 units of whole 32-token k-steps only
 #if WPVK
@@ -1556,27 +1556,36 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #ifdef OSCAR_WPROF
     if (wpr && tid == 0) wpr[15] = (unsigned long long)(clock64() - wpc0);
 #endif
-    for (int i = tid; i < G * D; i += 32 * WNW) {
-        const int h = i / D;
-        float M = OSCAR_NEG_INF, L = 0.0f, o = 0.0f;
+    // per head (one thread each): the max over the warps that saw tokens, each warp's weight
+    // (0 for a warp without tokens) and the block's sum; then every thread combines its outputs
+    float *wf = wml + WNW * G * 2; // [G][WNW]
+    if (tid < G) {
+        const int h = tid;
+        float M = OSCAR_NEG_INF, L = 0.0f;
 #pragma unroll
         for (int w = 0; w < WNW; w++)
             if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);
 #pragma unroll
         for (int w = 0; w < WNW; w++) {
             const float l = wml[(w * G + h) * 2 + 1];
-            if (l > 0.0f) {
-                const float f = exp2f(wml[(w * G + h) * 2] - M);
-                L += f * l;
-                o += f * wo[(w * G + h) * D + (i % D)];
-            }
+            const float f = l > 0.0f ? exp2f(wml[(w * G + h) * 2] - M) : 0.0f;
+            L += f * l;
+            wf[h * WNW + w] = f;
         }
         const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;
-        ((float *)p.part_o)[row * D + (i % D)] = o;
-        if (i % D == 0) {
-            ((float *)p.part_ml)[row * 2] = M;
-            ((float *)p.part_ml)[row * 2 + 1] = L;
+        ((float *)p.part_ml)[row * 2] = M;
+        ((float *)p.part_ml)[row * 2 + 1] = L;
+    }
+    __syncthreads();
+    for (int i = tid; i < G * D; i += 32 * WNW) {
+        const int h = i / D;
+        float o = 0.0f;
+#pragma unroll
+        for (int w = 0; w < WNW; w++) {
+            const float f = wf[h * WNW + w];
+            if (f != 0.0f) o += f * wo[(w * G + h) * D + (i % D)];
         }
+        ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;
     }
 #ifdef OSCAR_WPROF
     if (wpr && tid == 0) {
