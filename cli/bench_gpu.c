@@ -340,6 +340,47 @@ static void oscar__bg_wprof(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, 
         }
     }
     if (f) fclose(f);
+    { /* one call's chain: oscar_rotate_q, oscar_decode_w, the merge (start, wait done, end; us from rotate_q's first start) */
+        oscar_cu_ptr rp = 0, mp = 0;
+        size_t rb = 0, mb = 0;
+        unsigned long long *rr = NULL, *mm = NULL;
+        if (!cu->drv.cuModuleGetGlobal(&rp, &rb, kv->mod_decode[G], "oscar_rprof") && !cu->drv.cuModuleGetGlobal(&mp, &mb, kv->mod_decode[G], "oscar_mprof") &&
+            (rr = (unsigned long long *)malloc(rb)) && (mm = (unsigned long long *)malloc(mb)) && !cu->drv.cuMemcpyDtoH(rr, rp, rb) && !cu->drv.cuMemcpyDtoH(mm, mp, mb)) {
+            double t[3][3][2]; /* kernel, phase, min / max */
+            int kk, ph;
+            for (kk = 0; kk < 3; kk++)
+                for (ph = 0; ph < 3; ph++) t[kk][ph][0] = 1e300, t[kk][ph][1] = 0;
+            for (kk = 0; kk < 3; kk++) {
+                const unsigned long long *a = kk == 0 ? rr : kk == 2 ? mm : NULL;
+                const size_t n = kk == 0 ? rb / 24 : kk == 2 ? mb / 24 : nb;
+                for (i = 0; i < n; i++) {
+                    double v[3];
+                    if (a) {
+                        if (!a[3 * i + 2]) continue;
+                        v[0] = (double)a[3 * i], v[1] = (double)a[3 * i + 1], v[2] = (double)a[3 * i + 2];
+                    } else {
+                        if (!r[16 * i + 12]) continue;
+                        v[0] = (double)r[16 * i + 1], v[1] = (double)r[16 * i + 2], v[2] = (double)r[16 * i + 12];
+                    }
+                    for (ph = 0; ph < 3; ph++) {
+                        if (v[ph] < t[kk][ph][0]) t[kk][ph][0] = v[ph];
+                        if (v[ph] > t[kk][ph][1]) t[kk][ph][1] = v[ph];
+                    }
+                }
+            }
+            if (t[0][0][1] > 0 && t[2][0][1] > 0) {
+                const double z = t[0][0][0];
+                static const char *kn[3] = {"rotate_q", "decode", "merge"};
+                printf("chain B=%d ctx=%d (us from rotate_q's first start; first / last block):", B, ctx);
+                for (kk = 0; kk < 3; kk++)
+                    printf("  %s start %.2f / %.2f, wait done %.2f / %.2f, end %.2f / %.2f;", kn[kk], (t[kk][0][0] - z) / 1e3, (t[kk][0][1] - z) / 1e3, (t[kk][1][0] - z) / 1e3,
+                           (t[kk][1][1] - z) / 1e3, (t[kk][2][0] - z) / 1e3, (t[kk][2][1] - z) / 1e3);
+                printf("\n");
+            }
+        }
+        free(rr);
+        free(mm);
+    }
     free(r);
     if (!nblk) return;
     {
@@ -566,7 +607,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
         res->pipe_us = 1000.0 * ms / iters;
     }
     res->graph_us = rc ? -1.0 : oscar__bg_graph(cu, &kv, seqs, B, dout, dq, Hq, L, iters);
-    if (!rc && int2) oscar__bg_wprof(cu, &kv, seqs, B, dout, dq, Hq, Hkv, L, ctx);
+    if (!rc) oscar__bg_wprof(cu, &kv, seqs, B, dout, dq, Hq, Hkv, L, ctx);
     if (!rc && oscar__bg_diag && int2) oscar__bg_diag_attend(cu, &kv, seqs, B, dout, dq, Hq, L, iters, ctx);
     cu->drv.cuEventDestroy(e0);
     cu->drv.cuEventDestroy(e1);

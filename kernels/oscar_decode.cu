@@ -30,6 +30,26 @@ static __device__ __forceinline__ void oscar_pdl_launch(void) {
 #endif
 }
 
+// -DOSCAR_WPROF (diagnostics only, see oscar_decode_w): oscar_rotate_q and the merges record each
+// block's start, the end of its wait for the previous grid and its end (globaltimer ns)
+#ifdef OSCAR_WPROF
+extern "C" {
+__device__ unsigned long long oscar_rprof[1024 * 3], oscar_mprof[4096 * 3];
+}
+static __device__ __forceinline__ unsigned long long oscar_gtime(void) {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#define OSCAR_TSTAMP(arr, cap, k)                                                          \
+    do {                                                                                   \
+        const unsigned bi_ = blockIdx.x + gridDim.x * blockIdx.y;                          \
+        if (threadIdx.x == 0 && bi_ < (cap)) arr[3 * bi_ + (k)] = oscar_gtime();           \
+    } while (0)
+#else
+#define OSCAR_TSTAMP(arr, cap, k)
+#endif
+
 #ifndef OSCAR_D
 #error "OSCAR_D must be defined"
 #endif
@@ -896,6 +916,12 @@ static __device__ __forceinline__ float oscar_ex2(float x) {
 // channel tile: 18% fewer instructions per unit. The default since the warps split their units by
 // time (v29): 1-2% faster at batch 8-32, level at batch 1 on the H100 (kernels/NOTES.md, v25, v29).
 // -DOSCAR_WPV=0: fp16 MMAs on converted codes with hi / lo weights (two ops per 2 codes)
+#ifndef OSCAR_WQFIRST // 1: the query's loads before the first units' copies (kernels/NOTES.md v30)
+#define OSCAR_WQFIRST 1
+#endif
+#ifndef OSCAR_WBEQ // 1: where warps walk few units, a BF16 unit costs as much as an INT2 unit
+#define OSCAR_WBEQ 1
+#endif
 #ifndef OSCAR_WPV
 #define OSCAR_WPV (G <= 4) // measured at G 4 (d 64 G 3 and d 128 G 8: kernels/NOTES.md v29)
 #endif
@@ -918,11 +944,6 @@ static __device__ __forceinline__ void oscar_imma_u8(int c[4], oscar_u32 a0, osc
 extern "C" {
 __device__ unsigned long long oscar_wprof[OSCAR_WPROF * 16];
 }
-static __device__ __forceinline__ unsigned long long oscar_gtime(void) {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 #endif
 extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
@@ -938,7 +959,6 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
         wpr[0] = sm;
         wpr[1] = oscar_gtime();
-        wpr[2] = (unsigned long long)wpc0;
     }
 #endif
     oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid before reading
@@ -950,11 +970,12 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     const int tsu = (ns + WUB - 1) / WUB, thu = H / W_HU, twu = (nw + WUB - 1) / WUB;
     const int U = tsu + thu + twu;
     const int TW = p.n_splits * WNW, gw = split * WNW + warp;
-    // The warps split the units by cost. A BF16 unit costs its bytes (W_WB) where warps walk few
-    // units (their time is the units' latency, about equal for both kinds), and W_WBT where they walk
+    // The warps split the units by cost. A BF16 unit costs as much as an INT2 unit where warps walk
+    // few units (their time is the units' latency, about equal for both kinds), and W_WBT where they walk
     // many INT2 units (SM-throughput bound: an 8-row BF16 unit takes ~1.2-1.26x the time of a 64-row
     // INT2 unit there; measured per warp by -DOSCAR_WPROF, kernels/NOTES.md v29).
-    const long long wb = OSCAR_INT2 && (long long)(tsu + twu) * W_WB + (long long)thu * W_WI >= 8LL * W_WI * TW ? W_WBT : W_WB;
+    const bool wmany = (long long)(tsu + twu) * W_WB + (long long)thu * W_WI >= 8LL * W_WI * TW;
+    const long long wb = !OSCAR_INT2 ? W_WB : wmany ? W_WBT : OSCAR_WBEQ ? W_WI : W_WB;
     const long long C = (long long)(tsu + twu) * wb + (long long)thu * W_WI;
     auto first_unit = [&](long long c) -> int {
         if (c <= 0) return 0;
@@ -1030,12 +1051,17 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         }
     };
 
-    // first units in flight before the query preparation
+    // first units in flight before the query preparation (OSCAR_WQFIRST 0), or only the first
+    // unit's block-table entry fetched and the copies issued after the query's loads (1)
+#if !OSCAR_WQFIRST
 #pragma unroll
     for (int s = 0; s < WNS - 1; s++) {
         if (ua + s < ub) issue(ua + s, wst + s * W_STG);
         oscar_cp_commit();
     }
+#else
+    if (ua < ub && ua >= tsu && ua < tsu + thu) asm volatile("prefetch.global.L1 [%0];" ::"l"(bt + (ua - tsu) * W_HU / p.P));
+#endif
 
     // ---- queries: s8 digit fragments (INT2, power-of-two normalised per head, x 4^-qd) and
     // bf16 hi/lo fragments (BF16 rows); per head: 1 / normaliser and the sum over each group, both
@@ -1048,9 +1074,26 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;
         oscar_pdl_wait(); // the query rotation has finished (the KV staging above did not need it)
 #ifdef OSCAR_WPROF
-        if (wpr && tid == 0) wpr[13] = (unsigned long long)(clock64() - wpc0);
+        if (wpr && tid == 0) {
+            wpr[13] = (unsigned long long)(clock64() - wpc0);
+            wpr[2] = oscar_gtime();
+        }
 #endif
+#if OSCAR_WQFIRST
+        float qv[(G * D + 32 * WNW - 1) / (32 * WNW)];
+#pragma unroll
+        for (int k = 0; k < (G * D + 32 * WNW - 1) / (32 * WNW); k++) qv[k] = tid + k * 32 * WNW < G * D ? qg[tid + k * 32 * WNW] : 0.0f;
+#pragma unroll
+        for (int s = 0; s < WNS - 1; s++) {
+            if (ua + s < ub) issue(ua + s, wst + s * W_STG);
+            oscar_cp_commit();
+        }
+#pragma unroll
+        for (int k = 0; k < (G * D + 32 * WNW - 1) / (32 * WNW); k++)
+            if (tid + k * 32 * WNW < G * D) qs[tid + k * 32 * WNW] = qv[k];
+#else
         for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];
+#endif
         __syncthreads();
     }
 #if OSCAR_INT2
@@ -1641,31 +1684,61 @@ static __device__ __forceinline__ float oscar_slice_total(const float *red, int 
     return t;
 }
 
-// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB, B), D x NSL threads:
-// a block rotates RHB query heads of one KV head (they share the rotation), so the D x D rotation
-// is read once per RHB heads; each thread keeps its slice of column c in registers and applies it
-// to all RHB heads (RHB = the largest divisor of G up to 8, a compile-time count: no predication).
+// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB x RNC, B), RSL
+// threads: a block rotates RHB query heads of one KV head (they share the rotation) into one of RNC
+// chunks of D / RNC output columns, so the D x D rotation is read once per RHB heads, spread over
+// RNC blocks (SMs): at batch 1 the rotation's pull from memory by 8 blocks (64 KB each at D 128) was
+// most of this kernel's 2.8 us after its wait (kernels/NOTES.md v30). Thread (column cl, slice sl)
+// keeps its slice's RQR rows of its column in registers and applies them to all RHB heads (RHB = the
+// largest divisor of G up to 8, a compile-time count: no predication); the slices add up in shared
+// memory in slice order.
 static __host__ __device__ constexpr int oscar_rhb(int g, int k) { return k <= 1 ? 1 : (g % k == 0 ? k : oscar_rhb(g, k - 1)); }
 #define RHB oscar_rhb(G, 8)
+#ifndef OSCAR_RNC
+#define OSCAR_RNC 4
+#endif
+#define RQC (D / OSCAR_RNC) // columns per block
+#define RQS (RSL / RQC)     // slices
+#define RQR (D / RQS)       // rows per slice
+#if RQR < 1 || RQS * RQC != RSL || RQS * RQR != D
+#error "oscar_rotate_q: D / OSCAR_RNC must divide 512 and leave at least one row per slice"
+#endif
 extern "C" __device__ int oscar_rotate_q_heads = RHB;
+extern "C" __device__ int oscar_rotate_q_chunks = OSCAR_RNC;
 extern "C" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot_params p) {
     __shared__ float xs[RHB * D];
-    __shared__ float red[RHB * RMAX * D];
-    const int h0 = blockIdx.x * RHB, b = blockIdx.y, c = threadIdx.x % D, sl = threadIdx.x / D, nsl = blockDim.x / D;
-    const int rps = D / nsl, i0 = sl * rps;
+    __shared__ float red[RHB * RSL];
+    const int tid = threadIdx.x, cs = blockIdx.x % OSCAR_RNC, h0 = (blockIdx.x / OSCAR_RNC) * RHB, b = blockIdx.y;
+    const int cl = tid % RQC, sl = tid / RQC, c = cs * RQC + cl, i0 = sl * RQR;
     const size_t row0 = ((size_t)b * p.Hq + h0) * D;
     const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h0 / p.gqa : 0)) * D * D;
-    float r[RCH];
+    float r[RQR];
     oscar_pdl_launch();
+    OSCAR_TSTAMP(oscar_rprof, 1024, 0);
 #pragma unroll
-    for (int k = 0; k < RCH; k++) r[k] = k < rps ? R[(size_t)(i0 + k) * D + c] : 0.0f;
+    for (int k = 0; k < RQR; k++) r[k] = R[(size_t)(i0 + k) * D + c];
     oscar_pdl_wait();
-    for (int i = threadIdx.x; i < RHB * D; i += blockDim.x) xs[i] = ((const float *)p.x)[row0 + i];
+    OSCAR_TSTAMP(oscar_rprof, 1024, 1);
+    for (int i = tid; i < RHB * D; i += RSL) xs[i] = ((const float *)p.x)[row0 + i];
     __syncthreads();
     float acc[RHB];
-    oscar_rot_slice<RHB>(acc, r, R, xs, c, i0, rps);
-    oscar_slices_put<RHB>(red, acc, c, sl, nsl);
-    for (int i = threadIdx.x; i < RHB * D; i += blockDim.x) ((float *)p.y)[row0 + i] = oscar_slice_total(red, i / D, i % D, nsl);
+#pragma unroll
+    for (int hh = 0; hh < RHB; hh++) acc[hh] = 0.0f;
+#pragma unroll
+    for (int k = 0; k < RQR; k++)
+#pragma unroll
+        for (int hh = 0; hh < RHB; hh++) acc[hh] += xs[hh * D + i0 + k] * r[k];
+#pragma unroll
+    for (int hh = 0; hh < RHB; hh++) red[(hh * RQS + sl) * RQC + cl] = acc[hh];
+    __syncthreads();
+    for (int i = tid; i < RHB * RQC; i += RSL) {
+        const int hh = i / RQC, cc = i % RQC;
+        float t = 0.0f;
+#pragma unroll 8
+        for (int k = 0; k < RQS; k++) t += red[(hh * RQS + k) * RQC + cc];
+        ((float *)p.y)[row0 + (size_t)hh * D + cs * RQC + cc] = t;
+    }
+    OSCAR_TSTAMP(oscar_rprof, 1024, 2);
 }
 
 // merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq / NH, B), D x NSL
@@ -1686,11 +1759,13 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     const float *po = (const float *)p.part_o + hb0 * S * D;
     const float *RT = p.rot ? (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h0 / p.gqa : 0)) * D * D : (const float *)0;
     float r[RCH];
+    OSCAR_TSTAMP(oscar_mprof, 4096, 0);
     if (RT) {
 #pragma unroll
         for (int k = 0; k < RCH; k++) r[k] = k < rps ? RT[(size_t)(i0 + k) * D + c] : 0.0f;
     }
     oscar_pdl_wait(); // the decode grid has finished
+    OSCAR_TSTAMP(oscar_mprof, 4096, 1);
     // the first MW splits of every head in flight before the weights need them (batch 1 with
     // up to MW x NSL splits: every partial in one round trip); an empty split's partial o is 0
     // (oscar_decode_w writes every split), a split of a sequence with non-finite values has weight > 0
@@ -1760,6 +1835,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         oscar_slices_put<NH>(red, acc, c, sl, nsl);
         for (int i = tid; i < NH * D; i += nt) ((float *)p.y)[hb0 * D + i] = oscar_slice_total(red, i / D, i % D, nsl);
     }
+    OSCAR_TSTAMP(oscar_mprof, 4096, 2);
 }
 #undef MW
 extern "C" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) { oscar_merge_body<1>(p); }

@@ -6,7 +6,7 @@
 OUT=${OUT:-build/gpu_wprof}; mkdir -p "$OUT"; rm -f "$OUT/wprof.csv"
 make -s build/bench_gpu >/dev/null || exit 1
 for s in ${SHAPES:-1:32768,131072 8:32768,131072 32:32768,131072}; do
-    OSCAR_WPROF_OUT="$OUT/wprof.csv" OSCAR_CUDA_NVRTC_OPTIONS="-DOSCAR_WPROF=1024 ${XOPT:-}" ./build/bench_gpu --batch "${s%%:*}" --ctx "${s#*:}" --iters 20 --mode int2 2>&1 | grep "wprof\|^int2\|error"
+    OSCAR_WPROF_OUT="$OUT/wprof.csv" OSCAR_CUDA_NVRTC_OPTIONS="-DOSCAR_WPROF=1024 ${XOPT:-}" ./build/bench_gpu --batch "${s%%:*}" --ctx "${s#*:}" --iters 20 --mode ${MODE:-int2} 2>&1 | grep "wprof\|chain\|^int2\|^bf16\|error"
 done
 # phases per block (cycles from the block's start, means): the query's wait, the unit loop's start,
 # the warps' merge done, the block's end
