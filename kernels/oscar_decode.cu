@@ -971,9 +971,9 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     const int U = tsu + thu + twu;
     const int TW = p.n_splits * WNW, gw = split * WNW + warp;
     // The warps split the units by cost. A BF16 unit costs as much as an INT2 unit where warps walk
-    // few units (their time is the units' latency, about equal for both kinds), and W_WBT where they walk
-    // many INT2 units (SM-throughput bound: an 8-row BF16 unit takes ~1.2-1.26x the time of a 64-row
-    // INT2 unit there; measured per warp by -DOSCAR_WPROF, kernels/NOTES.md v29).
+    // few units (their time is the units' latency, about equal for both kinds), and W_WBT where they
+    // walk many (SM-throughput bound: an 8-row BF16 unit takes ~1.2-1.26x the time of a 64-row INT2
+    // unit there; measured per warp by -DOSCAR_WPROF, kernels/NOTES.md v29, v30).
     const bool wmany = (long long)(tsu + twu) * W_WB + (long long)thu * W_WI >= 8LL * W_WI * TW;
     const long long wb = !OSCAR_INT2 ? W_WB : wmany ? W_WBT : OSCAR_WBEQ ? W_WI : W_WB;
     const long long C = (long long)(tsu + twu) * wb + (long long)thu * W_WI;
@@ -1072,7 +1072,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     float *qmul = (float *)(smem + W_QM_OFF), *qiv = qmul + 8, *qsm = qiv + 8; // [8], [8], [8][NGR]
     {
         const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;
-        oscar_pdl_wait(); // the query rotation has finished (the KV staging above did not need it)
+        oscar_pdl_wait(); // the query rotation has finished (nothing before this point reads it)
 #ifdef OSCAR_WPROF
         if (wpr && tid == 0) {
             wpr[13] = (unsigned long long)(clock64() - wpc0);
