@@ -1652,35 +1652,36 @@ extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; 
 #define RCH (RPS < 64 ? RPS : 64)      // rows in registers at a time (D 256: two round trips)
 
 // acc[h] = thread (c, sl)'s slice of x[h] . R[:, c] (rows i0 .. i0 + rps - 1) for NH vectors x in
-// shared memory; r holds the slice's first RCH rows of column c (loaded before the caller waited)
-template <int NH>
-static __device__ __forceinline__ void oscar_rot_slice(float (&acc)[NH], float (&r)[RCH], const float *R, const float *x, int c, int i0, int rps) {
+// shared memory; r holds the slice's first NR rows of column c (loaded before the caller waited)
+template <int NH, int NR>
+static __device__ __forceinline__ void oscar_rot_slice(float (&acc)[NH], float (&r)[NR], const float *R, const float *x, int c, int i0, int rps) {
 #pragma unroll
     for (int hh = 0; hh < NH; hh++) acc[hh] = 0.0f;
-    for (int k0 = 0; k0 < rps; k0 += RCH) {
+    for (int k0 = 0; k0 < rps; k0 += NR) {
         if (k0 > 0) {
 #pragma unroll
-            for (int k = 0; k < RCH; k++) r[k] = k0 + k < rps ? R[(size_t)(i0 + k0 + k) * D + c] : 0.0f;
+            for (int k = 0; k < NR; k++) r[k] = k0 + k < rps ? R[(size_t)(i0 + k0 + k) * D + c] : 0.0f;
         }
 #pragma unroll
-        for (int k = 0; k < RCH; k++)
+        for (int k = 0; k < NR; k++)
             if (k0 + k < rps) {
 #pragma unroll
                 for (int hh = 0; hh < NH; hh++) acc[hh] += x[hh * D + i0 + k0 + k] * r[k];
             }
     }
 }
-// the slices' partials of NH columns-of-D vectors into red [NH][nsl][D], then a barrier; the
-// caller reads each total with oscar_slice_total (and must barrier before red is written again)
+// the slices' partials of NH vectors of w columns into red [NH][nsl][w], then a barrier; the
+// caller reads each total (slices in order) with oscar_slice_total (and must barrier before red is
+// written again)
 template <int NH>
-static __device__ __forceinline__ void oscar_slices_put(float *red, const float (&v)[NH], int c, int sl, int nsl) {
+static __device__ __forceinline__ void oscar_slices_put(float *red, const float (&v)[NH], int c, int sl, int nsl, int w) {
 #pragma unroll
-    for (int hh = 0; hh < NH; hh++) red[(hh * nsl + sl) * D + c] = v[hh];
+    for (int hh = 0; hh < NH; hh++) red[(hh * nsl + sl) * w + c] = v[hh];
     __syncthreads();
 }
-static __device__ __forceinline__ float oscar_slice_total(const float *red, int hh, int c, int nsl) {
+static __device__ __forceinline__ float oscar_slice_total(const float *red, int hh, int c, int nsl, int w) {
     float t = 0.0f;
-    for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * D + c];
+    for (int k = 0; k < nsl; k++) t += red[(hh * nsl + k) * w + c];
     return t;
 }
 
@@ -1722,22 +1723,9 @@ extern "C" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot
     for (int i = tid; i < RHB * D; i += RSL) xs[i] = ((const float *)p.x)[row0 + i];
     __syncthreads();
     float acc[RHB];
-#pragma unroll
-    for (int hh = 0; hh < RHB; hh++) acc[hh] = 0.0f;
-#pragma unroll
-    for (int k = 0; k < RQR; k++)
-#pragma unroll
-        for (int hh = 0; hh < RHB; hh++) acc[hh] += xs[hh * D + i0 + k] * r[k];
-#pragma unroll
-    for (int hh = 0; hh < RHB; hh++) red[(hh * RQS + sl) * RQC + cl] = acc[hh];
-    __syncthreads();
-    for (int i = tid; i < RHB * RQC; i += RSL) {
-        const int hh = i / RQC, cc = i % RQC;
-        float t = 0.0f;
-#pragma unroll 8
-        for (int k = 0; k < RQS; k++) t += red[(hh * RQS + k) * RQC + cc];
-        ((float *)p.y)[row0 + (size_t)hh * D + cs * RQC + cc] = t;
-    }
+    oscar_rot_slice<RHB>(acc, r, R, xs, c, i0, RQR);
+    oscar_slices_put<RHB>(red, acc, cl, sl, RQS, RQC);
+    for (int i = tid; i < RHB * RQC; i += RSL) ((float *)p.y)[row0 + (size_t)(i / RQC) * D + cs * RQC + i % RQC] = oscar_slice_total(red, i / RQC, i % RQC, RQS, RQC);
     OSCAR_TSTAMP(oscar_rprof, 1024, 2);
 }
 
@@ -1822,9 +1810,9 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
             }
     }
     // sum over the slices; normalise; un-rotate
-    oscar_slices_put<NH>(red, o, c, sl, nsl);
+    oscar_slices_put<NH>(red, o, c, sl, nsl, D);
     for (int i = tid; i < NH * D; i += nt) {
-        const float t = oscar_slice_total(red, i / D, i % D, nsl), L = hl[i / D];
+        const float t = oscar_slice_total(red, i / D, i % D, nsl, D), L = hl[i / D];
         if (RT) os[i] = L > 0.0f ? t / L : 0.0f;
         else ((float *)p.y)[hb0 * D + i] = L > 0.0f ? t / L : 0.0f;
     }
@@ -1832,8 +1820,8 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         __syncthreads(); // os is complete and every read of red above is done
         float acc[NH];
         oscar_rot_slice<NH>(acc, r, RT, os, c, i0, rps);
-        oscar_slices_put<NH>(red, acc, c, sl, nsl);
-        for (int i = tid; i < NH * D; i += nt) ((float *)p.y)[hb0 * D + i] = oscar_slice_total(red, i / D, i % D, nsl);
+        oscar_slices_put<NH>(red, acc, c, sl, nsl, D);
+        for (int i = tid; i < NH * D; i += nt) ((float *)p.y)[hb0 * D + i] = oscar_slice_total(red, i / D, i % D, nsl, D);
     }
     OSCAR_TSTAMP(oscar_mprof, 4096, 2);
 }
