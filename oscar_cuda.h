@@ -113,12 +113,15 @@
                     tensor cores with hi/lo halves, online softmax in registers, one block barrier
                     at the end; launched so it overlaps the query rotation (sm_90). Options
                     (OSCAR_CUDA_NVRTC_OPTIONS): -DOSCAR_WARP=0 the block kernel for both,
-                    -DOSCAR_WARP=1 the block kernel for BF16 caches only, -DOSCAR_WPV=1 INT2
-                    P.V on u8 tensor cores (weights as 23-bit fixed point; faster only at large
-                    batch x long context).
+                    -DOSCAR_WARP=1 the block kernel for BF16 caches only, -DOSCAR_WPV=0 / 1 INT2
+                    P.V on fp16 / u8 tensor cores (u8, weights as 23-bit fixed point, is the
+                    default at G <= 4).
      oscar_rotate_q, oscar_merge   q . R_k before; log-sum-exp merge of the splits and . R_v^T
-                    (skipped with absorb_v) after. Specialised by -D for d, group, G, page tile;
-                    each specialisation is compiled once per context (about a second) and kept.
+                    (skipped with absorb_v) after. Where a batch holds >= 64 KV heads the merge
+                    starts each KV head once its splits are counted done (oscar_decode_w keeps the
+                    counts) instead of waiting for the whole decode grid; -DOSCAR_MPOLL=0: never.
+                    Specialised by -D for d, group, G, page tile; each specialisation is compiled
+                    once per context (about a second) and kept.
 
    ERRORS
      Every function returns an oscar_result. Detail (which library was tried, the driver's error
@@ -382,6 +385,8 @@ typedef struct oscar_cuda_kv {
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
     int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
     int rqc_decode[33];                  /* column chunks of oscar_rotate_q (blocks per rqh heads) */
+    int poll_decode[33];                 /* 1: oscar_decode_w counts its splits, the merge polls the counts */
+    oscar_cu_ptr counts;                 /* int [max_seqs][Hkv]: splits done per call, 0 between calls */
     oscar_cu_stream stream;             /* where all work of this cache goes */
     oscar_cu_event prof_ev[4];          /* profiling (bench --diag): when prof_ev[0] is set, attend records
                                            events before the query rotation, the decode, the merge, and after */
@@ -389,6 +394,11 @@ typedef struct oscar_cuda_kv {
                                            > 0: use this many (clamped to the work), for tuning */
     int merge;                          /* 0 (init): attend picks the merge kernel by batch; 1: one query
                                            head per block; 2: the query heads of a KV head per block
+                                           (tests, tuning) */
+    int poll;                           /* 0 (init): the merge polls per-KV-head split counts instead of
+                                           waiting for the whole decode grid where the batch holds >= 64
+                                           KV heads (measured: faster at batch 8-32, slower at batch 1,
+                                           kernels/NOTES.md v32); 1: wherever the kernel counts; 2: never
                                            (tests, tuning) */
     int wht_warp;                       /* 0 (init): caches whose rotations are all H append through
                                            oscar_append_fwht where it is built; 1: through oscar_append_wht, a
@@ -822,6 +832,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline\n",
     "    oscar_u64 pool, sink, win;\n",
     "    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables\n",
+    "    oscar_u64 counts;      // int [B][Hkv] or 0: oscar_decode_w adds 1 per split done (the merge polls it)\n",
     "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
     "    float scale_log2;      // softmax scale * log2(e)\n",
     "    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS\n",
@@ -833,6 +844,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 y;           // float [B][Hq][D]\n",
     "    oscar_u64 rot;         // const float [L][rot_heads][D][D] (for the merge: R_v transposed) or 0\n",
     "    oscar_u64 part_o, part_ml;\n",
+    "    oscar_u64 counts;      // the merge: int [B][Hkv] splits done (oscar_decode_w), or 0: wait for the whole grid\n",
     "    int layer, Hq, gqa, rot_heads, n_splits;\n",
     "};\n",
     "\n",
@@ -3384,6 +3396,10 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "extern \"C\" __device__ int oscar_decode_w_on = WARPK;\n",
     "extern \"C\" __device__ int oscar_decode_w_smem_bytes = W_SMEM;\n",
     "extern \"C\" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;\n",
+    "#ifndef OSCAR_MPOLL // 1: oscar_decode_w counts the splits done and the merges poll the counts (no grid wait)\n",
+    "#define OSCAR_MPOLL 1\n",
+    "#endif\n",
+    "extern \"C\" __device__ int oscar_merge_polls = OSCAR_MPOLL;\n",
     "\n",
     "#if WARPK\n",
     "#if WNW * G * D * 4 + WNW * G * 12 > WNW * WNS * W_STG\n",
@@ -4162,6 +4178,10 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        }\n",
     "        ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;\n",
     "    }\n",
+    "    if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count\n",
+    "        __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)\n",
+    "        if (tid == 0) asm volatile(\"red.release.gpu.global.add.s32 [%0], 1;\" ::\"l\"((int *)p.counts + (size_t)b * p.Hkv + j) : \"memory\");\n",
+    "    }\n",
     "#ifdef OSCAR_WPROF\n",
     "    if (wpr && tid == 0) {\n",
     "        wpr[3] = (unsigned long long)(clock64() - wpc0);\n",
@@ -4284,7 +4304,25 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#pragma unroll\n",
     "        for (int k = 0; k < RCH; k++) r[k] = k < rps \? RT[(size_t)(i0 + k) * D + c] : 0.0f;\n",
     "    }\n",
-    "    oscar_pdl_wait(); // the decode grid has finished\n",
+    "    if (p.counts) {\n",
+    "        // the n_splits partials of this KV head are written (oscar_decode_w counts each split with a\n",
+    "        // release add after its writes and a barrier): no wait for the rest of the decode grid. The last merge block of\n",
+    "        // the KV head to pass resets the count for the next call (whose decode counts only after\n",
+    "        // this grid has finished)\n",
+    "        if (tid == 0) {\n",
+    "            int *cnt = (int *)p.counts + (size_t)b * (p.Hq / p.gqa) + h0 / p.gqa;\n",
+    "            int v;\n",
+    "            for (;;) {\n",
+    "                asm volatile(\"ld.acquire.gpu.global.b32 %0, [%1];\" : \"=r\"(v) : \"l\"(cnt) : \"memory\");\n",
+    "                if (v >= S) break;\n",
+    "                __nanosleep(64);\n",
+    "            }\n",
+    "            if (atomicAdd(cnt, 1) == S + p.gqa / NH - 1) atomicExch(cnt, 0);\n",
+    "        }\n",
+    "        __syncthreads();\n",
+    "    } else {\n",
+    "        oscar_pdl_wait(); // the decode grid has finished\n",
+    "    }\n",
     "    OSCAR_TSTAMP(oscar_mprof, 4096, 1);\n",
     "    // the first MW splits of every head in flight before the weights need them (batch 1 with\n",
     "    // up to MW x NSL splits: every partial in one round trip); an empty split's partial o is 0\n",
@@ -4297,13 +4335,13 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#pragma unroll\n",
     "            for (int k = 0; k < MW; k++) {\n",
     "                const int s = s0 + k * nsl;\n",
-    "                v[hh][k] = s < S \? po[((size_t)hh * S + s) * D + c] : 0.0f;\n",
+    "                v[hh][k] = s < S \? __ldcg(po + ((size_t)hh * S + s) * D + c) : 0.0f;\n",
     "            }\n",
     "    };\n",
     "    load(sl);\n",
     "    for (int i = tid; i < NH * S; i += nt) {\n",
-    "        wsp[i] = ml[2 * i];\n",
-    "        wls[i] = ml[2 * i + 1];\n",
+    "        wsp[i] = __ldcg(ml + 2 * i);\n",
+    "        wls[i] = __ldcg(ml + 2 * i + 1);\n",
     "    }\n",
     "    __syncthreads();\n",
     "    // per head (one warp each): the max over non-empty splits, each split's weight, the sum L\n",
@@ -4747,14 +4785,14 @@ typedef struct oscar__append_params {
 
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
 typedef struct oscar__attn_params {
-    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt;
+    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts;
     int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
     float scale_log2;
     int32_t inline_info[2 * OSCAR__INLINE_SEQS];
 } oscar__attn_params;
 
 typedef struct oscar__rot_params {
-    uint64_t x, y, rot, part_o, part_ml;
+    uint64_t x, y, rot, part_o, part_ml, counts;
     int32_t layer, Hq, gqa, rot_heads, n_splits;
 } oscar__rot_params;
 
@@ -4778,6 +4816,7 @@ OSCAR_API void oscar_cuda_kv_free(oscar_cuda_kv *kv) {
         if (kv->win) cu->drv.cuMemFree(kv->win);
         if (kv->bt) cu->drv.cuMemFree(kv->bt);
         if (kv->err) cu->drv.cuMemFree(kv->err);
+        if (kv->counts) cu->drv.cuMemFree(kv->counts);
         if (kv->krot) cu->drv.cuMemFree(kv->krot);
         if (kv->vrot) cu->drv.cuMemFree(kv->vrot);
         if (kv->vrot_t) cu->drv.cuMemFree(kv->vrot_t);
@@ -4839,12 +4878,14 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     if ((rc = oscar__kv_alloc(kv, &kv->win, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->ring))) return rc;
     if ((rc = oscar__kv_alloc(kv, &kv->bt, (size_t)kv->max_seqs * kv->max_pages * sizeof(int)))) return rc;
     if ((rc = oscar__kv_alloc(kv, &kv->err, 128))) return rc; /* err[0]: error bits; err[1..19]: kernel counters of stats builds */
+    if ((rc = oscar__kv_alloc(kv, &kv->counts, (size_t)kv->max_seqs * kv->Hkv * sizeof(int)))) return rc;
     /* sink and window rows are zeroed once so that every byte of them is defined (copies of a whole
        slab, as oscar_cuda_kv_sink_ptr users make, read no uninitialised memory: initcheck) */
     if (cu->drv.cuMemsetD8Async(kv->sink, 0, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->S0, (oscar_cu_stream)0) ||
         cu->drv.cuMemsetD8Async(kv->win, 0, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->ring, (oscar_cu_stream)0) ||
         cu->drv.cuMemsetD32Async(kv->bt, 0, (size_t)kv->max_seqs * kv->max_pages, (oscar_cu_stream)0) ||
-        cu->drv.cuMemsetD32Async(kv->err, 0, 32, (oscar_cu_stream)0) || cu->drv.cuCtxSynchronize()) {
+        cu->drv.cuMemsetD32Async(kv->err, 0, 32, (oscar_cu_stream)0) ||
+        cu->drv.cuMemsetD32Async(kv->counts, 0, (size_t)kv->max_seqs * kv->Hkv, (oscar_cu_stream)0) || cu->drv.cuCtxSynchronize()) {
         snprintf(kv->msg, sizeof kv->msg, "clearing device memory failed");
         return OSCAR_ERR_CUDA;
     }
@@ -5449,6 +5490,9 @@ static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
             snprintf(kv->msg, sizeof kv->msg, "decode kernels report %d query heads and %d column chunks per rotation block for a group of %d", kv->rqh_decode[G], kv->rqc_decode[G], G);
             return OSCAR_ERR_STATE;
         }
+        kv->poll_decode[G] = 0;
+        if (!r && kv->wk_decode[G]) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_merge_polls");
+        if (!r && kv->wk_decode[G]) r = cu->drv.cuMemcpyDtoH(&kv->poll_decode[G], gp, sizeof(int));
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][3], kv->mod_decode[G], "oscar_merge_g");
         if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
@@ -5486,7 +5530,7 @@ static int oscar__kv_splits(int slots, int per, int cap, int force) {
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
-    int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th;
+    int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th, poll;
     size_t off_q, off_o, off_ml, off_si, need;
     int *si;
     oscar__attn_params ap;
@@ -5549,6 +5593,8 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     }
     if (kv->wk_decode[G]) max_tiles = (max_units + kv->thr_decode[G] / 32 - 1) / (kv->thr_decode[G] / 32);
     if (max_tiles > 1024 / kv->rqh_decode[G]) max_tiles = 1024 / kv->rqh_decode[G]; /* oscar_merge_g: RHB x splits <= 1024 */
+    /* the merge polls per-KV-head split counts where oscar_decode_w keeps them (counts: a row per slot) */
+    poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * kv->Hkv >= 64);
     splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), kv->Hkv * n_seqs, max_tiles, kv->splits);
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
@@ -5605,11 +5651,13 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.n_splits = splits;
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
+        if (poll) ap.counts = kv->counts;
         rc = oscar__launch_ex(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, kv->wk_decode[G]);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);
     if (!rc) {
         rp.x = 0;
+        if (poll) rp.counts = kv->counts;
         rp.y = out;
         rp.rot = (kv->vrot_t && !kv->absorb_v) ? kv->vrot_t : 0;
         rp.part_o = kv->work + off_o;

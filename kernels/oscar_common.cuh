@@ -36,6 +36,7 @@ struct oscar_attn_params {
     oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline
     oscar_u64 pool, sink, win;
     oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables
+    oscar_u64 counts;      // int [B][Hkv] or 0: oscar_decode_w adds 1 per split done (the merge polls it)
     int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
     float scale_log2;      // softmax scale * log2(e)
     int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS
@@ -47,6 +48,7 @@ struct oscar_rot_params {
     oscar_u64 y;           // float [B][Hq][D]
     oscar_u64 rot;         // const float [L][rot_heads][D][D] (for the merge: R_v transposed) or 0
     oscar_u64 part_o, part_ml;
+    oscar_u64 counts;      // the merge: int [B][Hkv] splits done (oscar_decode_w), or 0: wait for the whole grid
     int layer, Hq, gqa, rot_heads, n_splits;
 };
 

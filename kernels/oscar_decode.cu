@@ -852,6 +852,10 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 extern "C" __device__ int oscar_decode_w_on = WARPK;
 extern "C" __device__ int oscar_decode_w_smem_bytes = W_SMEM;
 extern "C" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;
+#ifndef OSCAR_MPOLL // 1: oscar_decode_w counts the splits done and the merges poll the counts (no grid wait)
+#define OSCAR_MPOLL 1
+#endif
+extern "C" __device__ int oscar_merge_polls = OSCAR_MPOLL;
 
 #if WARPK
 #if WNW * G * D * 4 + WNW * G * 12 > WNW * WNS * W_STG
@@ -1630,6 +1634,10 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         }
         ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;
     }
+    if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count
+        __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)
+        if (tid == 0) asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"((int *)p.counts + (size_t)b * p.Hkv + j) : "memory");
+    }
 #ifdef OSCAR_WPROF
     if (wpr && tid == 0) {
         wpr[3] = (unsigned long long)(clock64() - wpc0);
@@ -1752,7 +1760,25 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
 #pragma unroll
         for (int k = 0; k < RCH; k++) r[k] = k < rps ? RT[(size_t)(i0 + k) * D + c] : 0.0f;
     }
-    oscar_pdl_wait(); // the decode grid has finished
+    if (p.counts) {
+        // the n_splits partials of this KV head are written (oscar_decode_w counts each split with a
+        // release add after its writes and a barrier): no wait for the rest of the decode grid. The last merge block of
+        // the KV head to pass resets the count for the next call (whose decode counts only after
+        // this grid has finished)
+        if (tid == 0) {
+            int *cnt = (int *)p.counts + (size_t)b * (p.Hq / p.gqa) + h0 / p.gqa;
+            int v;
+            for (;;) {
+                asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(cnt) : "memory");
+                if (v >= S) break;
+                __nanosleep(64);
+            }
+            if (atomicAdd(cnt, 1) == S + p.gqa / NH - 1) atomicExch(cnt, 0);
+        }
+        __syncthreads();
+    } else {
+        oscar_pdl_wait(); // the decode grid has finished
+    }
     OSCAR_TSTAMP(oscar_mprof, 4096, 1);
     // the first MW splits of every head in flight before the weights need them (batch 1 with
     // up to MW x NSL splits: every partial in one round trip); an empty split's partial o is 0
@@ -1765,13 +1791,13 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
 #pragma unroll
             for (int k = 0; k < MW; k++) {
                 const int s = s0 + k * nsl;
-                v[hh][k] = s < S ? po[((size_t)hh * S + s) * D + c] : 0.0f;
+                v[hh][k] = s < S ? __ldcg(po + ((size_t)hh * S + s) * D + c) : 0.0f;
             }
     };
     load(sl);
     for (int i = tid; i < NH * S; i += nt) {
-        wsp[i] = ml[2 * i];
-        wls[i] = ml[2 * i + 1];
+        wsp[i] = __ldcg(ml + 2 * i);
+        wls[i] = __ldcg(ml + 2 * i + 1);
     }
     __syncthreads();
     // per head (one warp each): the max over non-empty splits, each split's weight, the sum L
