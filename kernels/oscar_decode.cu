@@ -1762,9 +1762,9 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     }
     if (p.counts) {
         // the n_splits partials of this KV head are written (oscar_decode_w counts each split with a
-        // release add after its writes and a barrier): no wait for the rest of the decode grid. The last merge block of
-        // the KV head to pass resets the count for the next call (whose decode counts only after
-        // this grid has finished)
+        // release add after its writes and a barrier): no wait for the rest of the decode grid. The
+        // last merge block of the KV head to pass resets the count for the next call (whose decode
+        // counts only after this grid has finished)
         if (tid == 0) {
             int *cnt = (int *)p.counts + (size_t)b * (p.Hq / p.gqa) + h0 / p.gqa;
             int v;
