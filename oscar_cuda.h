@@ -386,7 +386,8 @@ typedef struct oscar_cuda_kv {
     int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
     int rqc_decode[33];                  /* column chunks of oscar_rotate_q (blocks per rqh heads) */
     int poll_decode[33];                 /* 1: oscar_decode_w counts its splits, the merge polls the counts */
-    oscar_cu_ptr counts;                 /* int [max_seqs][Hkv]: splits done per call, 0 between calls */
+    oscar_cu_ptr counts;                 /* int [max_seqs][Hkv]: splits done per (batch entry, KV head) of a
+                                           call, 0 between calls */
     oscar_cu_stream stream;             /* where all work of this cache goes */
     oscar_cu_event prof_ev[4];          /* profiling (bench --diag): when prof_ev[0] is set, attend records
                                            events before the query rotation, the decode, the merge, and after */
@@ -2561,8 +2562,9 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "// oscar_decode_w and oscar_merge so that each may start while the previous kernel of the stream\n",
     "// runs. A kernel calls oscar_pdl_wait before it reads anything the previous kernel wrote (that\n",
     "// returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch\n",
-    "// to let the next kernel start early. oscar_merge never lets the next kernel in early, so the\n",
-    "// next call's kernels cannot overwrite the scratch it reads.\n",
+    "// to let the next kernel start early; the merges, where the host passes split counts, poll the\n",
+    "// count of their KV head instead. oscar_merge never lets the next kernel in early, so the next\n",
+    "// call's kernels cannot overwrite the scratch it reads.\n",
     "static __device__ __forceinline__ void oscar_pdl_wait(void) {\n",
     "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
     "    asm volatile(\"griddepcontrol.wait;\\n\" ::: \"memory\");\n",
@@ -3509,7 +3511,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        wpr[1] = oscar_gtime();\n",
     "    }\n",
     "#endif\n",
-    "    oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid before reading\n",
+    "    oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid (or its KV head's count) before reading\n",
     "    const int slot = p.seqinfo \? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];\n",
     "    const int n = p.seqinfo \? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];\n",
     "    const int ns = n < p.S0 \? n : p.S0;\n",
@@ -5530,7 +5532,7 @@ static int oscar__kv_splits(int slots, int per, int cap, int force) {
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
-    int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th, poll;
+    int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th, poll, decode_launched = 0;
     size_t off_q, off_o, off_ml, off_si, need;
     int *si;
     oscar__attn_params ap;
@@ -5593,7 +5595,8 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     }
     if (kv->wk_decode[G]) max_tiles = (max_units + kv->thr_decode[G] / 32 - 1) / (kv->thr_decode[G] / 32);
     if (max_tiles > 1024 / kv->rqh_decode[G]) max_tiles = 1024 / kv->rqh_decode[G]; /* oscar_merge_g: RHB x splits <= 1024 */
-    /* the merge polls per-KV-head split counts where oscar_decode_w keeps them (counts: a row per slot) */
+    /* the merge polls per-KV-head split counts where oscar_decode_w keeps them (counts: a row per
+       batch entry, so batches of up to max_seqs) */
     poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * kv->Hkv >= 64);
     splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), kv->Hkv * n_seqs, max_tiles, kv->splits);
     off_si = 0;
@@ -5653,6 +5656,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.scale_log2 = scale * 1.4426950408889634f;
         if (poll) ap.counts = kv->counts;
         rc = oscar__launch_ex(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, kv->wk_decode[G]);
+        decode_launched = !rc;
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);
     if (!rc) {
@@ -5668,6 +5672,9 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rc = oscar__launch_ex(kv, kv->fn_decode[G][grouped ? 3 : 2], grouped ? "oscar_merge_g" : "oscar_merge", (unsigned)(n_q_heads / (grouped ? kv->rqh_decode[G] : 1)), (unsigned)n_seqs, 1, 512u, 0, &rp, 1);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[3], kv->stream);
+    /* a decode that counted without its merge (the merge's launch failed) leaves counts that the
+       next call's merge would take as done: clear them behind it on the stream */
+    if (rc && poll && decode_launched) cu->drv.cuMemsetD32Async(kv->counts, 0, (size_t)kv->max_seqs * kv->Hkv, kv->stream);
     oscar_cuda_pop(cu);
     return rc;
 }

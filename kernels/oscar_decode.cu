@@ -17,8 +17,9 @@
 // oscar_decode_w and oscar_merge so that each may start while the previous kernel of the stream
 // runs. A kernel calls oscar_pdl_wait before it reads anything the previous kernel wrote (that
 // returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch
-// to let the next kernel start early. oscar_merge never lets the next kernel in early, so the
-// next call's kernels cannot overwrite the scratch it reads.
+// to let the next kernel start early; the merges, where the host passes split counts, poll the
+// count of their KV head instead. oscar_merge never lets the next kernel in early, so the next
+// call's kernels cannot overwrite the scratch it reads.
 static __device__ __forceinline__ void oscar_pdl_wait(void) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;\n" ::: "memory");
@@ -965,7 +966,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         wpr[1] = oscar_gtime();
     }
 #endif
-    oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid before reading
+    oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid (or its KV head's count) before reading
     const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
     const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
     const int ns = n < p.S0 ? n : p.S0;
