@@ -36,7 +36,8 @@
      >>wht        oscar_wht, oscar_bitrev, oscar_hadamard_matrix, oscar_is_pow2
      >>jacobi     oscar_jacobi_eig                 symmetric eigensolver, double precision
      >>calib      oscar_calib_init/_add_q/_add_kv/_targets/_free   statistics of SPEC section 2
-     >>fit        oscar_rotation_fit, oscar_rotation_orth_error, oscar_composition_name/_parse
+     >>fit        oscar_rotation_fit, oscar_rotation_orth_error, oscar_composition_name/_parse,
+                  oscar_rotate_rows, oscar_rotation_q14 + oscar_rotate_row_q14 (the cache's rows)
      >>rot        oscar_rotations_alloc/_free/_save/_load/_set_fixed/_is_hadamard/_k/_v
      >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row, oscar_int2_dequantize_row,
                   oscar_int2_quantize_channels, oscar_int2_dequantize_channels (KIVI-2 keys)
@@ -63,8 +64,8 @@
      [S0 + H, n) where H = P * floor((n - S0 - W) / P) if n >= S0 + W, else 0 (history = [S0, S0+H)).
      History pages are always full: no partially filled page is ever read.
      A history row is quantised from its BF16 window row (the rotated row rounded to BF16), so
-     its codes depend only on what the window held; appends rotate x . R in fp32 (sum over i of
-     x_i R[i][j] in increasing i) and round to BF16 (nearest even).
+     its codes depend only on what the window held; appends rotate x . R in fixed point
+     (oscar_rotate_row_q14; by oscar_wht when every rotation is H) and round to BF16 (nearest even).
      In OSCAR_KV_BF16 mode the same rule applies but pages hold BF16 rows (exact baseline).
      OSCAR_KV_KIVI2 (baseline) keeps the layout but K's scale/min are per channel over the page:
          [K codes: P][d/4] [K scale,min: d][2] fp16 [V codes: P][d/4] [V scale,min: P][d/g][2]
@@ -215,6 +216,19 @@ OSCAR_API int oscar_rotation_fit(float *R, float *evals, const double *S, int d,
 OSCAR_API double oscar_rotation_orth_error(const float *R, int d);
 /* y: [n][d] <- x: [n][d] . R (transpose != 0: . R^T). y may not alias x. */
 OSCAR_API void oscar_rotate_rows(float *y, const float *x, const float *R, int n, int d, int transpose);
+/* The cache's rotation of K and V rows (x . R as every cache row is stored; the GPU write path
+   computes the same bits, on integer tensor cores). Fixed point, exact:
+     e    = max(E - 126, -98), E the biased fp32 exponent of max_i |x_i|  (so max |x| < 2^e)
+     X_i  = rint(x_i * 2^(14 - e))              |X_i| <= 2^14, error <= 2^(e-15) per input
+     Rq   = rint(R * 2^14)                      (oscar_rotation_q14), error <= 2^-15 per entry
+     P_j  = sum_i X_i Rq[i][j]                  exact (64-bit integers)
+     y_j  = fp32(P_j) * 2^(e - 28)              two roundings to nearest even
+   Against the exact x . R the error of an output is about 2^-15.5 ||x|| RMS (at most 2^-13 ||x||
+   in the tests), below the BF16 rounding of the stored row (2^-9 |y_j|, |y_j| ~ ||x|| / sqrt(d)). Rq: [d][d]; returns OSCAR_ERR_RANGE (Rq untouched) if an
+   entry of R is not finite or |R_ij| > 1.5 (an orthogonal matrix has |R_ij| <= 1). */
+OSCAR_API int oscar_rotation_q14(int16_t *Rq, const float *R, int d);
+/* y: [d] <- x: [d] . R as above; x must be finite (the cache checks rows before rotating) */
+OSCAR_API void oscar_rotate_row_q14(float *y, const float *x, const int16_t *Rq, int d);
 
 /* >>rot ---- a model's rotations (SPEC section 7) ---- */
 typedef struct oscar_rotations {
@@ -304,6 +318,7 @@ typedef struct oscar_kv {
     int n_free;
     oscar_kv_seq *seqs;   /* [max_seqs] */
     float *k_rot, *v_rot; /* [L][nh][d][d] or NULL */
+    int16_t *k_rotq, *v_rotq; /* the same, fixed point (oscar_rotation_q14): rows are rotated with these */
     int rot_heads;        /* nh: 1 shared or Hkv */
     int wht;              /* every rotation is H: rows are rotated by oscar_wht */
     double *scratch;      /* attention scratch, grown for the largest GQA group seen */
@@ -970,6 +985,46 @@ OSCAR_DEF void oscar_rotate_rows(float *y, const float *x, const float *R, int n
 #pragma GCC pop_options
 #endif
 
+OSCAR_DEF int oscar_rotation_q14(int16_t *Rq, const float *R, int d) {
+    size_t i, n;
+    if (!Rq || !R || d < 1 || d > OSCAR_MAX_HEAD_DIM) return OSCAR_ERR_INVALID_ARG;
+    n = (size_t)d * d;
+    for (i = 0; i < n; i++)
+        if (!(R[i] >= -1.5f && R[i] <= 1.5f)) return OSCAR_ERR_RANGE;
+    for (i = 0; i < n; i++) Rq[i] = (int16_t)lrintf(R[i] * 16384.0f); /* exact scaling, one rounding */
+    return OSCAR_OK;
+}
+
+static float oscar__pow2f(int e) { /* 2^e, -126 <= e <= 127 */
+    union { uint32_t u; float f; } b;
+    b.u = (uint32_t)(e + 127) << 23;
+    return b.f;
+}
+
+OSCAR_DEF void oscar_rotate_row_q14(float *y, const float *x, const int16_t *Rq, int d) {
+    int32_t X[OSCAR_MAX_HEAD_DIM];
+    int64_t P[OSCAR_MAX_HEAD_DIM];
+    union { float f; uint32_t u; } m;
+    float up, down;
+    int i, j, e;
+    if (!y || !x || !Rq || d < 1 || d > OSCAR_MAX_HEAD_DIM) return;
+    m.f = 0.0f;
+    for (i = 0; i < d; i++) m.f = fabsf(x[i]) > m.f ? fabsf(x[i]) : m.f;
+    e = (int)((m.u >> 23) & 0xffu) - 126;
+    if (e < -98) e = -98;
+    up = oscar__pow2f(14 - e);
+    down = oscar__pow2f(e - 28);
+    for (i = 0; i < d; i++) X[i] = (int32_t)lrintf(x[i] * up);
+    for (j = 0; j < d; j++) P[j] = 0;
+    for (i = 0; i < d; i++) {
+        const int16_t *Ri = Rq + (size_t)i * d;
+        const int64_t xi = X[i];
+        if (xi)
+            for (j = 0; j < d; j++) P[j] += xi * Ri[j];
+    }
+    for (j = 0; j < d; j++) y[j] = (float)P[j] * down;
+}
+
 /* >>int2 ------------------------------------------------------------------------------------- */
 /* k-th smallest of a[0..n) (quickselect, a is reordered) */
 static float oscar__select(float *a, int n, int k) {
@@ -1221,6 +1276,20 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
         memcpy(kv->k_rot, r->k_rot, n * sizeof(float));
         memcpy(kv->v_rot, r->v_rot, n * sizeof(float));
         kv->wht = oscar_rotations_is_hadamard(r);
+        if (!kv->wht) {
+            size_t m;
+            kv->k_rotq = (int16_t *)oscar__calloc(n, sizeof(int16_t));
+            kv->v_rotq = (int16_t *)oscar__calloc(n, sizeof(int16_t));
+            if (!kv->k_rotq || !kv->v_rotq) {
+                oscar_kv_free(kv);
+                return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for rotations");
+            }
+            for (m = 0; m < n; m += dd)
+                if (oscar_rotation_q14(kv->k_rotq + m, kv->k_rot + m, d) || oscar_rotation_q14(kv->v_rotq + m, kv->v_rot + m, d)) {
+                    oscar_kv_free(kv);
+                    return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "kv_init: rotation matrix %zu has an entry that is not finite or beyond +-1.5 (not orthogonal)", m / dd);
+                }
+        }
     }
     c.rot = NULL; /* copied (or unused) */
     kv->cfg = c;
@@ -1258,6 +1327,8 @@ OSCAR_DEF void oscar_kv_free(oscar_kv *kv) {
     OSCAR_FREE(kv->free_list);
     OSCAR_FREE(kv->k_rot);
     OSCAR_FREE(kv->v_rot);
+    OSCAR_FREE(kv->k_rotq);
+    OSCAR_FREE(kv->v_rotq);
     OSCAR_FREE(kv->scratch);
     OSCAR_FREE(kv->flush_buf);
     kv->flush_buf = NULL;
@@ -1265,6 +1336,7 @@ OSCAR_DEF void oscar_kv_free(oscar_kv *kv) {
     kv->pool = NULL;
     kv->refcount = kv->free_list = NULL;
     kv->k_rot = kv->v_rot = NULL;
+    kv->k_rotq = kv->v_rotq = NULL;
     kv->scratch = NULL;
     kv->scratch_g = 0;
 }
@@ -1386,6 +1458,10 @@ OSCAR_DEF const float *oscar_kv_rotation(const oscar_kv *kv, int layer, int kv_h
     return base + ((size_t)layer * kv->rot_heads + (kv->rot_heads > 1 ? kv_head : 0)) * kv->d * kv->d;
 }
 
+static const int16_t *oscar__kv_rotq(const oscar_kv *kv, int layer, int kv_head, int is_v) {
+    return (is_v ? kv->v_rotq : kv->k_rotq) + ((size_t)layer * kv->rot_heads + (kv->rot_heads > 1 ? kv_head : 0)) * kv->d * kv->d;
+}
+
 /* quantise (or copy) the P oldest window rows of (seq, layer) into history page `page` */
 static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) {
     int h, t, d = kv->d, P = kv->P, ng = kv->d / kv->g, half;
@@ -1486,7 +1562,7 @@ OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, 
                     memcpy(row, x, sizeof(float) * (size_t)d);
                     oscar_wht(row, d);
                 } else if (R)
-                    oscar_rotate_rows(row, x, R, 1, d, 0);
+                    oscar_rotate_row_q14(row, x, oscar__kv_rotq(kv, layer, h, half), d);
                 else
                     memcpy(row, x, sizeof(float) * (size_t)d);
                 if (pos < kv->S0) dst = oscar_kv_sink_ptr(kv, seq, layer, h) + ((size_t)half * kv->S0 + pos) * d;

@@ -100,12 +100,12 @@ static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
 /* registers, static/local memory per thread block and resident blocks per SM of each decode launch,
    then the median time of each launch (query rotation, split-K decode, merge) over iters calls */
 static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters, int ctx) {
-    const char *names[7] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_mma", "oscar_append_wht", "oscar_append_fwht"};
+    const char *names[6] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_wht", "oscar_append_fwht"};
     int G = Hq / kv->Hkv, f, i, k;
     if (kv->wk_decode[G]) names[0] = "oscar_decode_w";
     float *t[3];
-    for (f = 0; f < 7; f++) {
-        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_mma : f == 5 ? kv->fn_append_wht : kv->fn_append_fwht;
+    for (f = 0; f < 6; f++) {
+        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
         if (!fn) continue;
         /* CU_FUNC_ATTRIBUTE_: 0 max threads, 1 static smem, 3 local bytes, 4 registers */
         printf("diag %-16s regs %3d  static smem %6d B  local %4d B  max threads %4d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
@@ -189,8 +189,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
         int mode, keep[2] = {-1, -1};
         cu->drv.cuEventCreate(&e0, 0);
         cu->drv.cuEventCreate(&e1, 0);
-        for (mode = 0; mode < 2 && !rc; mode++) { /* 0: the default kernel; 1: append_mma (tensor cores where built) or, H rotations, the warp-per-row kernel */
-            kv.append_mma = mode == 1;
+        for (mode = 0; mode < (kv.wht ? 2 : 1) && !rc; mode++) { /* 0: the default kernel; 1 (H rotations): the warp-per-row kernel */
             kv.wht_warp = mode == 1; /* H rotations: oscar_append_wht (a warp per row) instead of oscar_append_fwht */
             for (i = 0; i < reps + 1 && !rc; i++) { /* the first call compiles/loads: not timed */
                 if ((rc = oscar_cuda_kv_seq_create(&kv, &seq)) != OSCAR_OK) break;
@@ -206,24 +205,6 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
                 cu->drv.cuEventRecord(e1, kv.stream);
                 cu->drv.cuEventSynchronize(e1);
                 if (i > 0) cu->drv.cuEventElapsedTime(&tm[i - 1], e0, e1);
-                if (!rc && i == reps) { /* counters of a build with -DOSCAR_APPEND_STATS=1 (err[1..3]) or 2 (also phase clocks, err[4..19]); zero otherwise */
-                    unsigned int st[20];
-                    if (!oscar_cuda_download(cu, st, kv.err, sizeof st) && (st[1] | st[2] | st[3])) {
-                        unsigned long long ph[8];
-                        int k2;
-                        printf("diag write path stats (all %d calls): %u elements to the exact chain, %u rounds, %u threshold fallbacks\n", reps + 1, st[1], st[2], st[3]);
-                        memcpy(ph, st + 4, sizeof ph);
-                        if (ph[0]) { /* -DOSCAR_APPEND_STATS=2: clock cycles per phase, summed over warps */
-                            static const char *nm[8] = {"load", "mma", "threshold", "min/max", "scales", "codes", "exact", "store"};
-                            unsigned long long tot = 0;
-                            for (k2 = 0; k2 < 8; k2++) tot += ph[k2];
-                            printf("diag write path phases:");
-                            for (k2 = 0; k2 < 8; k2++) printf(" %s %.1f%%", nm[k2], 100.0 * (double)ph[k2] / (double)tot);
-                            printf(" (%.3g warp-cycles)\n", (double)tot);
-                        }
-                        cu->drv.cuMemsetD32Async(kv.err + 4, 0, 19, kv.stream);
-                    }
-                }
                 if (!rc) rc = oscar_cuda_kv_errors(&kv);
                 if (i == reps && !rc) keep[mode] = seq;
                 else oscar_cuda_kv_seq_release(&kv, seq);
@@ -236,14 +217,13 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
                 printf("diag write path, %s (%s): %d tokens x %d KV heads x d %d (K and V, fp32 in), one append call: %.3f ms (min %.3f), %.1f MB read+written, %.0f GB/s = %.1f%% of copy; host side of the call (job list, upload, launches) %.3f ms\n",
                        kv.wht ? "H rotations: fast transform" : "dense rotations (the cost of fitted ones)",
                        kv.wht ? (mode == 0 ? (kv.fn_append_fwht ? "oscar_append_fwht, the default" : "oscar_append_wht, oscar_append_fwht not built") : "oscar_append_wht, wht_warp = 1")
-                              : (mode == 0 ? "tiled fp32 kernel, the default" : (kv.fn_append_mma ? "tensor-core flush, append_mma = 1" : "append_mma = 1, not built: tiled")),
+                              : "oscar_append: fixed point on integer tensor cores",
                        n, Hkv, d, ms, tm[0], bytes / 1e6, bytes / (ms * 1e-3) / 1e9,
                        bw > 0 ? 100.0 * bytes / (ms * 1e-3) / 1e9 / bw : 0.0, th[reps / 2]);
             } else {
                 printf("diag write: %s %s\n", kv.msg, cu->msg);
             }
         }
-        kv.append_mma = 0;
         kv.wht_warp = 0;
         if (!rc && keep[0] >= 0 && keep[1] >= 0) { /* both kernels' pages, byte for byte */
             size_t hpb = kv.head_page_bytes * (size_t)Hkv, diff = 0, pg;

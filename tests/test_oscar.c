@@ -351,13 +351,20 @@ static void test_codec_random(void) {
 }
 
 /* ---- the cache ---- */
+/* x . R as the cache rotates a row (fixed point, oscar_rotate_row_q14) */
+static void cache_rotate(float *y, const float *x, const float *R, int d) {
+    static int16_t Rq[256 * 256];
+    CHECK(d <= 256 && oscar_rotation_q14(Rq, R, d) == OSCAR_OK, "rotation converts to fixed point");
+    oscar_rotate_row_q14(y, x, Rq, d);
+}
+
 /* expected stored row (rotated basis) for the raw row x at position pos with history H */
 static void expected_row(const oscar_kv *kv, const float *R, const float *x, int in_hist, float clip, float *out) {
     float rot[256], b[256];
     uint8_t c[64];
     uint16_t sm[512];
     int i, d = kv->d;
-    if (R) oscar_rotate_rows(rot, x, R, 1, d, 0);
+    if (R) cache_rotate(rot, x, R, d);
     else memcpy(rot, x, sizeof(float) * d);
     for (i = 0; i < d; i++) b[i] = oscar_bf16_to_f32(oscar_f32_to_bf16(rot[i]));
     if (!in_hist || !kv->int2) {
@@ -1026,6 +1033,83 @@ static void test_rotation_files(void) {
     }
 }
 
+/* the cache's fixed-point rotation: its definition (checked against an independent computation:
+   frexpf / ldexpf for the scale, the exact sum in double), its error against x . R in double, its
+   edge rows, and bad matrices */
+static void test_rotate_q14(void) {
+    int d, i, j, r, exact = 1, worst_d = 0;
+    double worst = 0.0, se = 0.0;
+    long n_se = 0;
+    for (d = 64; d <= 256; d *= 2) {
+        float *R = (float *)malloc(sizeof(float) * d * d), x[256], y[256];
+        int16_t *Rq = (int16_t *)malloc(sizeof(int16_t) * d * d);
+        double *S = (double *)calloc((size_t)d * d, sizeof(double));
+        for (i = 0; i < d; i++) S[(size_t)i * d + i] = 1.0 + i; /* a fitted-like dense R from a random symmetric S */
+        for (i = 0; i < d; i++)
+            for (j = 0; j < i; j++) S[(size_t)i * d + j] = S[(size_t)j * d + i] = 0.3 * synth_normal(&rng);
+        CHECK(oscar_rotation_fit(R, NULL, S, d, OSCAR_COMP_R_H_PBR) == OSCAR_OK, "fit d %d", d);
+        CHECK(oscar_rotation_q14(Rq, R, d) == OSCAR_OK, "q14 of a fitted rotation");
+        for (r = 0; r < 14; r++) {
+            double nx = 0.0;
+            int e, ef;
+            float m = 0.0f;
+            if (r < 6) fill_normal(x, (size_t)d, r < 3 ? 1.0 : 200.0);
+            else if (r == 6) for (i = 0; i < d; i++) x[i] = 0.0f;
+            else if (r == 7) { for (i = 0; i < d; i++) x[i] = (i & 1) ? -0.0f : 0.0f; x[3] = 1e-42f; } /* subnormals */
+            else if (r == 8) { fill_normal(x, (size_t)d, 1e-33); }
+            else if (r == 9) { fill_normal(x, (size_t)d, 1.0); x[5] = 3000.0f; } /* an outlier */
+            else if (r == 10) { for (i = 0; i < d; i++) x[i] = 0.0f; x[d - 1] = -32767.0f; }
+            else if (r == 11) { fill_normal(x, (size_t)d, 1000.0); }
+            else if (r == 12) { for (i = 0; i < d; i++) x[i] = (float)(i % 7) - 3.0f; }
+            else fill_normal(x, (size_t)d, 1e-20);
+            oscar_rotate_row_q14(y, x, Rq, d);
+            for (i = 0; i < d; i++) m = fabsf(x[i]) > m ? fabsf(x[i]) : m;
+            if (m > 0.0f) frexpf(m, &ef);
+            else ef = -98;
+            e = ef < -98 ? -98 : ef;
+            for (j = 0; j < d; j++) {
+                double P = 0.0, ref = 0.0;
+                float want;
+                for (i = 0; i < d; i++) {
+                    P += (double)lrintf(ldexpf(x[i], 14 - e)) * (double)lrintf(ldexpf(R[(size_t)i * d + j], 14)); /* exact below 2^53 */
+                    ref += (double)x[i] * R[(size_t)i * d + j];
+                }
+                want = ldexpf((float)P, e - 28);
+                if (memcmp(&want, &y[j], 4)) exact = 0;
+                if (r < 6 || r == 9 || r == 11) {
+                    double err = fabs((double)y[j] - ref);
+                    if (j == 0) { nx = 0.0; for (i = 0; i < d; i++) nx += (double)x[i] * x[i]; nx = sqrt(nx); }
+                    if (err / nx > worst) worst = err / nx, worst_d = d;
+                    se += (err / nx) * (err / nx), n_se++;
+                }
+            }
+        }
+        R[d + 3] = NAN;
+        CHECK(oscar_rotation_q14(Rq, R, d) == OSCAR_ERR_RANGE, "NaN entry rejected");
+        R[d + 3] = 1.6f;
+        CHECK(oscar_rotation_q14(Rq, R, d) == OSCAR_ERR_RANGE, "entry 1.6 rejected");
+        free(R);
+        free(Rq);
+        free(S);
+    }
+    CHECK(exact, "oscar_rotate_row_q14 equals its definition bit for bit (frexpf / ldexpf / exact double sum)");
+    CHECK(worst <= 1.0 / 8192.0, "fixed-point rotation error %.3g ||x|| (d %d) within 2^-13 ||x||", worst, worst_d);
+    printf("  rotate_q14: |y - x.R| / ||x||: rms 2^%.1f, worst 2^%.1f\n", 0.5 * log2(se / n_se), log2(worst));
+    { /* a cache refuses a rotation that is not orthogonal */
+        oscar_rotations bad;
+        oscar_kv kv;
+        oscar_kv_config cfg;
+        oscar_rotations_alloc(&bad, 1, 64, 1, 0);
+        bad.k_rot[70] = 3.0f;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.n_layers = 1; cfg.n_kv_heads = 1; cfg.head_dim = 64;
+        cfg.mode = OSCAR_KV_INT2;
+        cfg.rot = &bad;
+        CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_RANGE && strstr(kv.msg, "orthogonal"), "init with |R| = 3: %s", kv.msg);
+        oscar_rotations_free(&bad);
+    }
+}
+
 /* a cache whose rotations are all H rotates rows by the fast transform (oscar_wht); any other
    matrix, even H with one element one ulp off, by the dense product */
 static void test_cache_wht(void) {
@@ -1067,8 +1151,8 @@ static void test_cache_wht(void) {
                 for (half = 0; half < 2; half++) {
                     const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
                     const uint16_t *got = oscar_kv_sink_ptr(&kv, seq, 1, h) + ((size_t)half * kv.S0 + t) * d;
-                    if (pass) /* layer 1's rotation (shared over heads) */
-                        oscar_rotate_rows(row, x, (half ? had.v_rot : had.k_rot) + (size_t)d * d, 1, d, 0);
+                    if (pass) /* layer 1's rotation (shared over heads), in fixed point */
+                        cache_rotate(row, x, (half ? had.v_rot : had.k_rot) + (size_t)d * d, d);
                     else {
                         memcpy(row, x, sizeof row);
                         oscar_wht(row, d);
@@ -1085,7 +1169,7 @@ static void test_cache_wht(void) {
         float dense[128];
         int differ = 0;
         oscar_hadamard_matrix(fit.k_rot, d);
-        oscar_rotate_rows(dense, k, fit.k_rot, 1, d, 0);
+        cache_rotate(dense, k, fit.k_rot, d);
         for (i = 0; i < d; i++) differ += dense[i] != row[i];
         CHECK(differ > 0, "the fast transform and the dense product of H round differently on this row (%d of %d elements)", differ, d);
     }
@@ -1118,6 +1202,7 @@ int main(void) {
     RUN(test_cache_random_ops);
     RUN(test_attention);
     RUN(test_mode_ordering);
+    RUN(test_rotate_q14);
     RUN(test_cache_wht);
     RUN(test_cache_bad_input);
     RUN(test_safetensors);

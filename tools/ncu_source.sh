@@ -3,7 +3,7 @@
 # stall samples per SASS instruction (SourceCounters): the 30 instructions with the most samples,
 # and the share of each 100-instruction region. usage (device machine, repository root): sh tools/ncu_source.sh [batch ctx] (default 1 8192)
 # env: KERNEL (default oscar_decode_w), SKIP (launches skipped, default 4), ARGS (bench_gpu arguments
-# instead of the decode run, e.g. KERNEL=oscar_append_mma SKIP=1 ARGS="--diag --batch 1 --ctx 8192 --iters 1")
+# instead of the decode run, e.g. KERNEL=oscar_append SKIP=1 ARGS="--diag --batch 1 --ctx 8192 --iters 1")
 OUT=${OUT:-build/ncu_source}; mkdir -p "$OUT"
 make -s build/bench_gpu >/dev/null || exit 1
 b=${1:-1}; c=${2:-8192}
