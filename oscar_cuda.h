@@ -372,11 +372,6 @@ typedef struct oscar_cuda_kv {
     oscar_cu_module mod_decode[33];      /* by GQA group */
     oscar_cu_function fn_append, fn_decode[33][4]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g */
     int smem_append;                 /* oscar_append's dynamic shared memory (bytes) */
-    oscar_cu_function fn_append_ws;  /* the flush launch for dense rotations, warp-specialised (d <= 128, group >= d / 8,
-                                        sm_90+); NULL where not built */
-    int smem_append_ws, occ_append_ws; /* its dynamic shared memory (bytes) and resident blocks per SM */
-    int append_tiled;                /* 0 (init): dense flushes run oscar_append_ws where it is built; 1: oscar_append
-                                        (tests, benchmarks) */
     oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
     oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_90+); NULL where not built */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
@@ -943,7 +938,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#define WPT (64 / TR)           // warps per 16-row MMA tile (they split its columns)\n",
     "#define KS (D / 32)             // k steps of mma.m16n8k32\n",
     "#define NNT (D / 8 / WPT)       // 8-column n-tiles per warp\n",
-    "#define CNT (D == 256 \? 2 : 4)  // n-tiles per accumulator chunk\n",
+    "#define CNT (D == 256 \? 2 : 4) // n-tiles per accumulator chunk (oscar_append)\n",
     "\n",
     "#if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)\n",
     "#error \"unsupported head dim / group size\"\n",
@@ -1554,11 +1549,11 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// Rf: the fragments in global memory, or (OSCAR__BSMEM) already in shared memory when rsm is 0;\n",
     "// with rsm set, the block's AW warps copy them there during the row loads (one barrier, every\n",
     "// thread of the block must call). warp: 0 .. AW-1 among the warps that rotate.\n",
-    "static __device__ __noinline__ void oscar__rotate_tile(const oscar_append_params &p, long long job0, int warp, const float *X, const uint4 *Rf, uint4 *rsm, int head,\n",
-    "                                                       oscar_u32 *ys, float *s_ss, int *s_bad) {\n",
+    "template <bool A16, int CN> // 16-byte aligned input rows (else one float at a time); n-tiles per accumulator chunk\n",
+    "static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, long long job0, int warp, const float *X, const uint4 *Rf, uint4 *rsm, int head,\n",
+    "                                                            oscar_u32 *ys, float *s_ss, int *s_bad) {\n",
     "    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;\n",
     "    const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;\n",
-    "    const bool a16 = ((p.k | p.v) & 15u) == 0u; // 16-byte loads (else one float at a time)\n",
     "#if OSCAR__BSMEM\n",
     "    if (rsm) {\n",
     "#pragma unroll 4\n",
@@ -1584,7 +1579,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            for (int s = 0; s < KS; s++)\n",
     "#pragma unroll\n",
     "                for (int u = 0; u < 2; u++) {\n",
-    "                    const float4 a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, a16);\n",
+    "                    const float4 a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);\n",
     "                    mx = fmaxf(mx, fmaxf(fmaxf(fabsf(a.x), fabsf(a.y)), fmaxf(fabsf(a.z), fabsf(a.w))));\n",
     "                    ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w;\n",
     "                    bad |= !isfinite(a.x) | !isfinite(a.y) | !isfinite(a.z) | !isfinite(a.w);\n",
@@ -1614,7 +1609,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        for (int i = 0; i < 4; i++) {\n",
     "            const int h = i & 1, u = i >> 1;\n",
     "            float4 a = make_float4(0.0f, 0.0f, 0.0f, 0.0f);\n",
-    "            if (xr[h]) a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, a16);\n",
+    "            if (xr[h]) a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);\n",
     "            const int x0 = __float2int_rn(__fmul_rn(a.x, up[h])), x1 = __float2int_rn(__fmul_rn(a.y, up[h]));\n",
     "            const int x2 = __float2int_rn(__fmul_rn(a.z, up[h])), x3 = __float2int_rn(__fmul_rn(a.w, up[h]));\n",
     "            const int h0 = (x0 + 128) >> 8, h1 = (x1 + 128) >> 8, h2 = (x2 + 128) >> 8, h3 = (x3 + 128) >> 8;\n",
@@ -1626,16 +1621,16 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#endif\n",
     "    // P = 2^16 Xh.Rh + 2^8 (Xh.Rl + Xl.Rh) + Xl.Rl, exact; y = fp32(P) * 2^(e - 28)\n",
     "#pragma unroll 1\n",
-    "    for (int c0 = 0; c0 < NNT; c0 += CNT) {\n",
-    "        int a1[CNT][4], a2[CNT][4], a3[CNT][4];\n",
+    "    for (int c0 = 0; c0 < NNT; c0 += CN) {\n",
+    "        int a1[CN][4], a2[CN][4], a3[CN][4];\n",
     "#pragma unroll\n",
-    "        for (int j = 0; j < CNT; j++)\n",
+    "        for (int j = 0; j < CN; j++)\n",
     "#pragma unroll\n",
     "            for (int c = 0; c < 4; c++) a1[j][c] = a2[j][c] = a3[j][c] = 0;\n",
     "#pragma unroll\n",
     "        for (int s = 0; s < (OSCAR_APPEND_PROF == 1 \? 0 : KS); s++)\n",
     "#pragma unroll\n",
-    "            for (int j = 0; j < CNT; j++) {\n",
+    "            for (int j = 0; j < CN; j++) {\n",
     "#if OSCAR__BSMEM\n",
     "                const uint4 b = Rf[(s * (D / 8) + nt0 + c0 + j) * 32 + lane];\n",
     "#else\n",
@@ -1647,7 +1642,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "                oscar__imma(a3[j], al[s], b.z, b.w);\n",
     "            }\n",
     "#pragma unroll\n",
-    "        for (int j = 0; j < CNT; j++)\n",
+    "        for (int j = 0; j < CN; j++)\n",
     "#pragma unroll\n",
     "            for (int h = 0; h < 2; h++) {\n",
     "                float y[2];\n",
@@ -1666,6 +1661,13 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    }\n",
     "}\n",
     "#endif\n",
+    "\n",
+    "template <int CN>\n",
+    "static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, long long job0, int warp, const float *X, const uint4 *Rf, uint4 *rsm, int head,\n",
+    "                                                          oscar_u32 *ys, float *s_ss, int *s_bad) {\n",
+    "    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN>(p, job0, warp, X, Rf, rsm, head, ys, s_ss, s_bad);\n",
+    "    else oscar__rotate_tile_t<false, CN>(p, job0, warp, X, Rf, rsm, head, ys, s_ss, s_bad);\n",
+    "}\n",
     "\n",
     "#if OSCAR__FCODEC\n",
     "// the codec of a flush tile, FT lanes per row (oscar__fcodec), for AW * 32 threads (tid: 0 ..):\n",
@@ -1732,7 +1734,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        if (tid < TR && job0 + tid < p.n_jobs) any = oscar__job(p, job0 + tid).x >= 0;\n",
     "        tiled = __syncthreads_or(any) != 0; // block-uniform\n",
     "        if (tiled) {\n",
-    "            oscar__rotate_tile(p, job0, warp, X, (const uint4 *)R, OSCAR__BSMEM \? rsm : (uint4 *)0, head, ys, s_ss, s_bad);\n",
+    "            oscar__rotate_tile<CNT>(p, job0, warp, X, (const uint4 *)R, OSCAR__BSMEM \? rsm : (uint4 *)0, head, ys, s_ss, s_bad);\n",
     "            __syncthreads();\n",
     "        }\n",
     "#if OSCAR_APPEND_PROF == 2\n",
@@ -1840,64 +1842,6 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;\n",
     "    oscar__append_impl<0>(p, ys, rsm, rs, s_ss, (int *)(s_ss + TR));\n",
     "}\n",
-    "\n",
-    "// ---------------------------------------------------------------------------------------------\n",
-    "// oscar_append_ws: the flush launch for dense rotations (d <= 128, sm_90, groups >= d / 8), warp-\n",
-    "// specialised and persistent. oscar_append runs a tile's phases one after the other (loads, MMAs,\n",
-    "// the codec) and the blocks of an SM stay in step, so the phases add up (measured: rotation ~0.8 ms,\n",
-    "// codec ~0.6 ms, together 1.4 ms for a 131,072-token prefill on the H100). Here warps 0-3 of a\n",
-    "// block rotate tiles (oscar__rotate_tile) into one of two BF16 buffers while warps 4-7 run the\n",
-    "// codec (oscar__flush_tile) on the other: named barriers 1 + b (buffer b full) and 3 + b (buffer b\n",
-    "// free). A block keeps one (KV head, K|V) and its B fragments in shared memory for all its tiles\n",
-    "// (blockIdx.x, + gridDim.x, ...). Same bytes as oscar_append.\n",
-    "// ---------------------------------------------------------------------------------------------\n",
-    "#if OSCAR__FCODEC && OSCAR__BSMEM\n",
-    "#ifndef OSCAR_APPEND_WS_MINB\n",
-    "#define OSCAR_APPEND_WS_MINB 2\n",
-    "#endif\n",
-    "#define OSCAR__WS_SMEM (D * D * 2 + 2 * (TR * D * 2 + TR * 8))\n",
-    "extern \"C\" __device__ int oscar_append_ws_smem = OSCAR__WS_SMEM; // dynamic shared memory (bytes), for the host\n",
-    "static __device__ __forceinline__ void oscar__bar_sync(int id) { asm volatile(\"bar.sync %0, %1;\" ::\"r\"(id), \"r\"(2 * AW * 32) : \"memory\"); }\n",
-    "static __device__ __forceinline__ void oscar__bar_arrive(int id) { asm volatile(\"bar.arrive %0, %1;\" ::\"r\"(id), \"r\"(2 * AW * 32) : \"memory\"); }\n",
-    "extern \"C\" __global__ void __launch_bounds__(2 * AW * 32, OSCAR_APPEND_WS_MINB) oscar_append_ws(const oscar_append_params p) {\n",
-    "    extern __shared__ __align__(16) oscar_u8 dsm[];\n",
-    "    uint4 *rsm = (uint4 *)dsm;                                 // B fragments [D * D / 8]\n",
-    "    oscar_u32 *ysb = (oscar_u32 *)(dsm + D * D * 2);           // 2 x Y [TR][D] BF16\n",
-    "    float *ssb = (float *)(dsm + D * D * 2 + 2 * TR * D * 2); // 2 x s_ss [TR]\n",
-    "    int *badb = (int *)(ssb + 2 * TR);                         // 2 x s_bad [TR]\n",
-    "    const int tid = threadIdx.x, warp = tid >> 5;\n",
-    "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
-    "    const float *X = (const float *)(isv \? p.v : p.k);\n",
-    "    const uint4 *Rf = (const uint4 *)(isv \? p.vrot : p.krot) + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? head : 0)) * D * D / 8;\n",
-    "#pragma unroll 4\n",
-    "    for (int i = tid; i < D * D / 8; i += 2 * AW * 32) rsm[i] = __ldg(Rf + i);\n",
-    "    __syncthreads();\n",
-    "    const long long n_tiles = ((long long)p.n_jobs + TR - 1) / TR;\n",
-    "    const int n_mine = (int)((n_tiles - blockIdx.x + gridDim.x - 1) / gridDim.x); // >= 1: the host launches at most n_tiles blocks\n",
-    "    if (warp < AW) { // rotate\n",
-    "#pragma unroll 1\n",
-    "        for (int k = 0; k < n_mine; k++) {\n",
-    "            const int b = k & 1;\n",
-    "            if (k >= 2) oscar__bar_sync(3 + b);\n",
-    "            oscar__rotate_tile(p, (blockIdx.x + (long long)k * gridDim.x) * TR, warp, X, rsm, (uint4 *)0, head, ysb + b * (TR * D / 2), ssb + b * TR, badb + b * TR);\n",
-    "            oscar__bar_arrive(1 + b);\n",
-    "        }\n",
-    "    } else { // quantise, pack, store\n",
-    "#pragma unroll 1\n",
-    "        for (int k = 0; k < n_mine; k++) {\n",
-    "            const int b = k & 1;\n",
-    "            oscar__bar_sync(1 + b);\n",
-    "            oscar__flush_tile(p, (blockIdx.x + (long long)k * gridDim.x) * TR, tid - AW * 32, head, isv, ysb + b * (TR * D / 2), ssb + b * TR, badb + b * TR);\n",
-    "            if (k + 2 < n_mine) oscar__bar_arrive(3 + b);\n",
-    "        }\n",
-    "    }\n",
-    "}\n",
-    "#define OSCAR__APPEND_WS_BUILT 1\n",
-    "#else\n",
-    "#define OSCAR__APPEND_WS_BUILT 0\n",
-    "#endif\n",
-    "// whether this build has oscar_append_ws (the host reads it instead of asking for a missing symbol)\n",
-    "extern \"C\" __device__ int oscar_append_ws_built = OSCAR__APPEND_WS_BUILT;\n",
     "\n",
     "#ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)\n",
     "#define OSCAR_APPEND_WHT_MINB 8\n",
@@ -4451,19 +4395,6 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
         kv->fn_append_wht = NULL;
         if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));
-        /* the warp-specialised dense flush: built for sm_90+, d <= 128, groups of at least d / 8 channels */
-        kv->fn_append_ws = NULL;
-        if (!kv->wht && kv->kfrag) {
-            int wb = 0, occ = 0;
-            if (cu->drv.cuModuleGetGlobal(&sp, &sz, kv->mod_append, "oscar_append_ws_built") == 0 && sz == sizeof(int) && cu->drv.cuMemcpyDtoH(&wb, sp, sizeof(int)) == 0 && wb == 1) {
-                if ((r = cu->drv.cuModuleGetFunction(&kv->fn_append_ws, kv->mod_append, "oscar_append_ws")) != 0 ||
-                    (r = cu->drv.cuModuleGetGlobal(&sp, &sz, kv->mod_append, "oscar_append_ws_smem")) != 0 || (r = cu->drv.cuMemcpyDtoH(&kv->smem_append_ws, sp, sizeof(int))) != 0 ||
-                    (kv->smem_append_ws > 48 * 1024 && (r = cu->drv.cuFuncSetAttribute(kv->fn_append_ws, OSCAR__CU_FUNC_MAX_DYN_SMEM, kv->smem_append_ws)) != 0) ||
-                    (r = cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_append_ws, 256, (size_t)kv->smem_append_ws)) != 0)
-                    return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "oscar_append_ws"));
-                kv->occ_append_ws = occ > 0 ? occ : 1;
-            }
-        }
         /* the H kernel with d / 32 threads per row: built for sm_90+ with groups of at least d / 8 channels */
         kv->fn_append_fwht = NULL;
         if (kv->wht) {
@@ -4862,14 +4793,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             p.jobs = kv->jobs;
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
-            if (kv->fn_append_ws && !kv->wht && !kv->append_tiled) {
-                /* persistent: as many blocks per (KV head, K|V) as are resident at once (one wave; a
-                   second wave would double the time), at least one, at most one per tile */
-                unsigned per = (unsigned)(((cu->sm_count > 0 ? cu->sm_count : 100) * kv->occ_append_ws) / (kv->Hkv * 2));
-                if (per < 1) per = 1;
-                rc = oscar__launch(kv, kv->fn_append_ws, "oscar_append_ws", blocks < per ? blocks : per, (unsigned)kv->Hkv * 2, 1, 256, (unsigned)kv->smem_append_ws, &p);
-            } else
-                rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
+            rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
         }
         if (!rc && n_write) {
             unsigned blocks = (unsigned)(((size_t)n_write + fa_rows - 1) / fa_rows);

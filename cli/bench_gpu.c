@@ -100,12 +100,12 @@ static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
 /* registers, static/local memory per thread block and resident blocks per SM of each decode launch,
    then the median time of each launch (query rotation, split-K decode, merge) over iters calls */
 static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters, int ctx) {
-    const char *names[7] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_wht", "oscar_append_fwht", "oscar_append_ws"};
+    const char *names[6] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_wht", "oscar_append_fwht"};
     int G = Hq / kv->Hkv, f, i, k;
     if (kv->wk_decode[G]) names[0] = "oscar_decode_w";
     float *t[3];
-    for (f = 0; f < 7; f++) {
-        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : f == 5 ? kv->fn_append_fwht : kv->fn_append_ws;
+    for (f = 0; f < 6; f++) {
+        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
         if (!fn) continue;
         /* CU_FUNC_ATTRIBUTE_: 0 max threads, 1 static smem, 3 local bytes, 4 registers */
         printf("diag %-16s regs %3d  static smem %6d B  local %4d B  max threads %4d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
@@ -189,8 +189,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
         int mode, keep[2] = {-1, -1};
         cu->drv.cuEventCreate(&e0, 0);
         cu->drv.cuEventCreate(&e1, 0);
-        for (mode = 0; mode < 2 && !rc; mode++) { /* 0: the default kernel; 1: H rotations: the warp-per-row kernel, dense: oscar_append instead of oscar_append_ws */
-            kv.append_tiled = mode == 1;
+        for (mode = 0; mode < (kv.wht ? 2 : 1) && !rc; mode++) { /* 0: the default kernel; 1 (H rotations): the warp-per-row kernel */
             kv.wht_warp = mode == 1; /* H rotations: oscar_append_wht (a warp per row) instead of oscar_append_fwht */
             for (i = 0; i < reps + 1 && !rc; i++) { /* the first call compiles/loads: not timed */
                 if ((rc = oscar_cuda_kv_seq_create(&kv, &seq)) != OSCAR_OK) break;
@@ -218,7 +217,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
                 printf("diag write path, %s (%s): %d tokens x %d KV heads x d %d (K and V, fp32 in), one append call: %.3f ms (min %.3f), %.1f MB read+written, %.0f GB/s = %.1f%% of copy; host side of the call (job list, upload, launches) %.3f ms\n",
                        kv.wht ? "H rotations: fast transform" : "dense rotations (the cost of fitted ones)",
                        kv.wht ? (mode == 0 ? (kv.fn_append_fwht ? "oscar_append_fwht, the default" : "oscar_append_wht, oscar_append_fwht not built") : "oscar_append_wht, wht_warp = 1")
-                              : (mode == 0 && kv.fn_append_ws ? "oscar_append_ws, the default" : "oscar_append"),
+                              : "oscar_append: fixed point on integer tensor cores",
                        n, Hkv, d, ms, tm[0], bytes / 1e6, bytes / (ms * 1e-3) / 1e9,
                        bw > 0 ? 100.0 * bytes / (ms * 1e-3) / 1e9 / bw : 0.0, th[reps / 2]);
             } else {
@@ -226,7 +225,6 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
             }
         }
         kv.wht_warp = 0;
-        kv.append_tiled = 0;
         if (!rc && keep[0] >= 0 && keep[1] >= 0) { /* both kernels' pages, byte for byte */
             size_t hpb = kv.head_page_bytes * (size_t)Hkv, diff = 0, pg;
             unsigned char *a = (unsigned char *)malloc(hpb), *b = (unsigned char *)malloc(hpb);

@@ -38,7 +38,7 @@
 #define WPT (64 / TR)           // warps per 16-row MMA tile (they split its columns)
 #define KS (D / 32)             // k steps of mma.m16n8k32
 #define NNT (D / 8 / WPT)       // 8-column n-tiles per warp
-#define CNT (D == 256 ? 2 : 4)  // n-tiles per accumulator chunk
+#define CNT (D == 256 ? 2 : 4) // n-tiles per accumulator chunk (oscar_append)
 
 #if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)
 #error "unsupported head dim / group size"
@@ -649,11 +649,11 @@ static __device__ __forceinline__ void oscar__imma(int (&c)[4], const oscar_u32 
 // Rf: the fragments in global memory, or (OSCAR__BSMEM) already in shared memory when rsm is 0;
 // with rsm set, the block's AW warps copy them there during the row loads (one barrier, every
 // thread of the block must call). warp: 0 .. AW-1 among the warps that rotate.
-static __device__ __noinline__ void oscar__rotate_tile(const oscar_append_params &p, long long job0, int warp, const float *X, const uint4 *Rf, uint4 *rsm, int head,
-                                                       oscar_u32 *ys, float *s_ss, int *s_bad) {
+template <bool A16, int CN> // 16-byte aligned input rows (else one float at a time); n-tiles per accumulator chunk
+static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, long long job0, int warp, const float *X, const uint4 *Rf, uint4 *rsm, int head,
+                                                            oscar_u32 *ys, float *s_ss, int *s_bad) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;
-    const bool a16 = ((p.k | p.v) & 15u) == 0u; // 16-byte loads (else one float at a time)
 #if OSCAR__BSMEM
     if (rsm) {
 #pragma unroll 4
@@ -679,7 +679,7 @@ static __device__ __noinline__ void oscar__rotate_tile(const oscar_append_params
             for (int s = 0; s < KS; s++)
 #pragma unroll
                 for (int u = 0; u < 2; u++) {
-                    const float4 a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, a16);
+                    const float4 a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);
                     mx = fmaxf(mx, fmaxf(fmaxf(fabsf(a.x), fabsf(a.y)), fmaxf(fabsf(a.z), fabsf(a.w))));
                     ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w;
                     bad |= !isfinite(a.x) | !isfinite(a.y) | !isfinite(a.z) | !isfinite(a.w);
@@ -709,7 +709,7 @@ static __device__ __noinline__ void oscar__rotate_tile(const oscar_append_params
         for (int i = 0; i < 4; i++) {
             const int h = i & 1, u = i >> 1;
             float4 a = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (xr[h]) a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, a16);
+            if (xr[h]) a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);
             const int x0 = __float2int_rn(__fmul_rn(a.x, up[h])), x1 = __float2int_rn(__fmul_rn(a.y, up[h]));
             const int x2 = __float2int_rn(__fmul_rn(a.z, up[h])), x3 = __float2int_rn(__fmul_rn(a.w, up[h]));
             const int h0 = (x0 + 128) >> 8, h1 = (x1 + 128) >> 8, h2 = (x2 + 128) >> 8, h3 = (x3 + 128) >> 8;
@@ -721,16 +721,16 @@ static __device__ __noinline__ void oscar__rotate_tile(const oscar_append_params
 #endif
     // P = 2^16 Xh.Rh + 2^8 (Xh.Rl + Xl.Rh) + Xl.Rl, exact; y = fp32(P) * 2^(e - 28)
 #pragma unroll 1
-    for (int c0 = 0; c0 < NNT; c0 += CNT) {
-        int a1[CNT][4], a2[CNT][4], a3[CNT][4];
+    for (int c0 = 0; c0 < NNT; c0 += CN) {
+        int a1[CN][4], a2[CN][4], a3[CN][4];
 #pragma unroll
-        for (int j = 0; j < CNT; j++)
+        for (int j = 0; j < CN; j++)
 #pragma unroll
             for (int c = 0; c < 4; c++) a1[j][c] = a2[j][c] = a3[j][c] = 0;
 #pragma unroll
         for (int s = 0; s < (OSCAR_APPEND_PROF == 1 ? 0 : KS); s++)
 #pragma unroll
-            for (int j = 0; j < CNT; j++) {
+            for (int j = 0; j < CN; j++) {
 #if OSCAR__BSMEM
                 const uint4 b = Rf[(s * (D / 8) + nt0 + c0 + j) * 32 + lane];
 #else
@@ -742,7 +742,7 @@ static __device__ __noinline__ void oscar__rotate_tile(const oscar_append_params
                 oscar__imma(a3[j], al[s], b.z, b.w);
             }
 #pragma unroll
-        for (int j = 0; j < CNT; j++)
+        for (int j = 0; j < CN; j++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 float y[2];
@@ -761,6 +761,13 @@ static __device__ __noinline__ void oscar__rotate_tile(const oscar_append_params
     }
 }
 #endif
+
+template <int CN>
+static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, long long job0, int warp, const float *X, const uint4 *Rf, uint4 *rsm, int head,
+                                                          oscar_u32 *ys, float *s_ss, int *s_bad) {
+    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN>(p, job0, warp, X, Rf, rsm, head, ys, s_ss, s_bad);
+    else oscar__rotate_tile_t<false, CN>(p, job0, warp, X, Rf, rsm, head, ys, s_ss, s_bad);
+}
 
 #if OSCAR__FCODEC
 // the codec of a flush tile, FT lanes per row (oscar__fcodec), for AW * 32 threads (tid: 0 ..):
@@ -827,7 +834,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         if (tid < TR && job0 + tid < p.n_jobs) any = oscar__job(p, job0 + tid).x >= 0;
         tiled = __syncthreads_or(any) != 0; // block-uniform
         if (tiled) {
-            oscar__rotate_tile(p, job0, warp, X, (const uint4 *)R, OSCAR__BSMEM ? rsm : (uint4 *)0, head, ys, s_ss, s_bad);
+            oscar__rotate_tile<CNT>(p, job0, warp, X, (const uint4 *)R, OSCAR__BSMEM ? rsm : (uint4 *)0, head, ys, s_ss, s_bad);
             __syncthreads();
         }
 #if OSCAR_APPEND_PROF == 2
@@ -935,64 +942,6 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
     oscar__append_impl<0>(p, ys, rsm, rs, s_ss, (int *)(s_ss + TR));
 }
-
-// ---------------------------------------------------------------------------------------------
-// oscar_append_ws: the flush launch for dense rotations (d <= 128, sm_90, groups >= d / 8), warp-
-// specialised and persistent. oscar_append runs a tile's phases one after the other (loads, MMAs,
-// the codec) and the blocks of an SM stay in step, so the phases add up (measured: rotation ~0.8 ms,
-// codec ~0.6 ms, together 1.4 ms for a 131,072-token prefill on the H100). Here warps 0-3 of a
-// block rotate tiles (oscar__rotate_tile) into one of two BF16 buffers while warps 4-7 run the
-// codec (oscar__flush_tile) on the other: named barriers 1 + b (buffer b full) and 3 + b (buffer b
-// free). A block keeps one (KV head, K|V) and its B fragments in shared memory for all its tiles
-// (blockIdx.x, + gridDim.x, ...). Same bytes as oscar_append.
-// ---------------------------------------------------------------------------------------------
-#if OSCAR__FCODEC && OSCAR__BSMEM
-#ifndef OSCAR_APPEND_WS_MINB
-#define OSCAR_APPEND_WS_MINB 2
-#endif
-#define OSCAR__WS_SMEM (D * D * 2 + 2 * (TR * D * 2 + TR * 8))
-extern "C" __device__ int oscar_append_ws_smem = OSCAR__WS_SMEM; // dynamic shared memory (bytes), for the host
-static __device__ __forceinline__ void oscar__bar_sync(int id) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(2 * AW * 32) : "memory"); }
-static __device__ __forceinline__ void oscar__bar_arrive(int id) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(2 * AW * 32) : "memory"); }
-extern "C" __global__ void __launch_bounds__(2 * AW * 32, OSCAR_APPEND_WS_MINB) oscar_append_ws(const oscar_append_params p) {
-    extern __shared__ __align__(16) oscar_u8 dsm[];
-    uint4 *rsm = (uint4 *)dsm;                                 // B fragments [D * D / 8]
-    oscar_u32 *ysb = (oscar_u32 *)(dsm + D * D * 2);           // 2 x Y [TR][D] BF16
-    float *ssb = (float *)(dsm + D * D * 2 + 2 * TR * D * 2); // 2 x s_ss [TR]
-    int *badb = (int *)(ssb + 2 * TR);                         // 2 x s_bad [TR]
-    const int tid = threadIdx.x, warp = tid >> 5;
-    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
-    const float *X = (const float *)(isv ? p.v : p.k);
-    const uint4 *Rf = (const uint4 *)(isv ? p.vrot : p.krot) + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? head : 0)) * D * D / 8;
-#pragma unroll 4
-    for (int i = tid; i < D * D / 8; i += 2 * AW * 32) rsm[i] = __ldg(Rf + i);
-    __syncthreads();
-    const long long n_tiles = ((long long)p.n_jobs + TR - 1) / TR;
-    const int n_mine = (int)((n_tiles - blockIdx.x + gridDim.x - 1) / gridDim.x); // >= 1: the host launches at most n_tiles blocks
-    if (warp < AW) { // rotate
-#pragma unroll 1
-        for (int k = 0; k < n_mine; k++) {
-            const int b = k & 1;
-            if (k >= 2) oscar__bar_sync(3 + b);
-            oscar__rotate_tile(p, (blockIdx.x + (long long)k * gridDim.x) * TR, warp, X, rsm, (uint4 *)0, head, ysb + b * (TR * D / 2), ssb + b * TR, badb + b * TR);
-            oscar__bar_arrive(1 + b);
-        }
-    } else { // quantise, pack, store
-#pragma unroll 1
-        for (int k = 0; k < n_mine; k++) {
-            const int b = k & 1;
-            oscar__bar_sync(1 + b);
-            oscar__flush_tile(p, (blockIdx.x + (long long)k * gridDim.x) * TR, tid - AW * 32, head, isv, ysb + b * (TR * D / 2), ssb + b * TR, badb + b * TR);
-            if (k + 2 < n_mine) oscar__bar_arrive(3 + b);
-        }
-    }
-}
-#define OSCAR__APPEND_WS_BUILT 1
-#else
-#define OSCAR__APPEND_WS_BUILT 0
-#endif
-// whether this build has oscar_append_ws (the host reads it instead of asking for a missing symbol)
-extern "C" __device__ int oscar_append_ws_built = OSCAR__APPEND_WS_BUILT;
 
 #ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)
 #define OSCAR_APPEND_WHT_MINB 8
