@@ -224,8 +224,9 @@ OSCAR_API void oscar_rotate_rows(float *y, const float *x, const float *R, int n
      P_j  = sum_i X_i Rq[i][j]                  exact (64-bit integers)
      y_j  = fp32(P_j) * 2^(e - 28)              two roundings to nearest even
    Against the exact x . R the error of an output is about 2^-15.5 ||x|| RMS (at most 2^-13 ||x||
-   in the tests), below the BF16 rounding of the stored row (2^-9 |y_j|, |y_j| ~ ||x|| / sqrt(d)). Rq: [d][d]; returns OSCAR_ERR_RANGE (Rq untouched) if an
-   entry of R is not finite or |R_ij| > 1.5 (an orthogonal matrix has |R_ij| <= 1). */
+   in the tests), below the BF16 rounding of the stored row (2^-9 |y_j|, |y_j| ~ ||x|| / sqrt(d)).
+   Rq: [d][d]; returns OSCAR_ERR_RANGE (Rq untouched) if an entry of R is not finite or
+   |R_ij| > 1.5 (an orthogonal matrix has |R_ij| <= 1). */
 OSCAR_API int oscar_rotation_q14(int16_t *Rq, const float *R, int d);
 /* y: [d] <- x: [d] . R as above; x must be finite (the cache checks rows before rotating) */
 OSCAR_API void oscar_rotate_row_q14(float *y, const float *x, const int16_t *Rq, int d);
