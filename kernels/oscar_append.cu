@@ -38,7 +38,7 @@
 #define WPT (64 / TR)           // warps per 16-row MMA tile (they split its columns)
 #define KS (D / 32)             // k steps of mma.m16n8k32
 #define NNT (D / 8 / WPT)       // 8-column n-tiles per warp
-#define CNT (D == 256 ? 2 : 4) // n-tiles per accumulator chunk (oscar_append)
+#define CNT (D == 256 ? 2 : 4)  // n-tiles per accumulator chunk of the rotation
 
 #if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)
 #error "unsupported head dim / group size"
@@ -639,27 +639,23 @@ static __device__ __forceinline__ void oscar__imma(int (&c)[4], const oscar_u32 
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 // Y = X . R for the tile's input rows, as the CPU's oscar_rotate_row_q14 computes it, rounded to
-// BF16 into ys (oscar__ysw: [TR][D / 2] words, 4-column units swizzled by row)
-// ([TR][D] fp32); per row the sum of squares and a non-finite flag into s_ss / s_bad. Warp w takes
-// rows 16 (w / WPT) .. +16 and n-tiles (w % WPT) NNT .. +NNT; lane (g, t) holds rows g and g + 8
-// (the mma layouts: A elements (row, 4 t + i) and (row, 16 + 4 t + i) per k step; accumulators
-// (row, 8 n + 2 t + {0, 1})). Rows past the launch or without input (window rows) are zeros.
-// Rf: the B fragments, [KS][D / 8][32 lanes] uint4 {Rh k 4t.., Rh k 16+4t.., Rl k 4t.., Rl k 16+4t..}
-// of column 8 n + g (built by the host from oscar_rotation_q14).
-// Rf: the fragments in global memory, or (OSCAR__BSMEM) already in shared memory when rsm is 0;
-// with rsm set, the block's AW warps copy them there during the row loads (one barrier, every
-// thread of the block must call). warp: 0 .. AW-1 among the warps that rotate.
-template <bool A16, int CN> // 16-byte aligned input rows (else one float at a time); n-tiles per accumulator chunk
-static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, long long job0, int warp, const float *X, const uint4 *Rf, uint4 *rsm, int head,
+// BF16 into ys (oscar__ysw: [TR][D / 2] words, 4-column units swizzled by row); per row the sum of
+// squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / WPT) .. +16 and
+// n-tiles (w % WPT) NNT .. +NNT; lane (g, t) holds rows g and g + 8 (the mma layouts: A elements
+// (row, 4 t + i) and (row, 16 + 4 t + i) per k step; accumulators (row, 8 n + 2 t + {0, 1})). Rows
+// past the launch or without input (window rows) are zeros. Rf: the B fragments in global memory,
+// [KS][D / 8][32 lanes] uint4 {Rh k 4t.., Rh k 16+4t.., Rl k 4t.., Rl k 16+4t..} of column 8 n + g
+// (built by the host from oscar_rotation_q14); where OSCAR__BSMEM the block copies them to rsm
+// while the rows load (one barrier: every thread of the block calls this).
+template <bool A16> // 16-byte aligned input rows (else one float at a time)
+static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, long long job0, const float *X, const uint4 *Rf, uint4 *rsm, int head,
                                                             oscar_u32 *ys, float *s_ss, int *s_bad) {
-    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;
 #if OSCAR__BSMEM
-    if (rsm) {
 #pragma unroll 4
-        for (int i = threadIdx.x; i < D * D / 8; i += AW * 32) rsm[i] = __ldg(Rf + i);
-        Rf = rsm;
-    }
+    for (int i = threadIdx.x; i < D * D / 8; i += AW * 32) rsm[i] = __ldg(Rf + i);
+    Rf = rsm;
 #endif
     const float *xr[2];
     float up[2], dn[2];
@@ -717,20 +713,20 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             al[s][i] = oscar__pack4(x0 - (h0 << 8), x1 - (h1 << 8), x2 - (h2 << 8), x3 - (h3 << 8));
         }
 #if OSCAR__BSMEM
-    if (rsm) __syncthreads();
+    __syncthreads();
 #endif
     // P = 2^16 Xh.Rh + 2^8 (Xh.Rl + Xl.Rh) + Xl.Rl, exact; y = fp32(P) * 2^(e - 28)
 #pragma unroll 1
-    for (int c0 = 0; c0 < NNT; c0 += CN) {
-        int a1[CN][4], a2[CN][4], a3[CN][4];
+    for (int c0 = 0; c0 < NNT; c0 += CNT) {
+        int a1[CNT][4], a2[CNT][4], a3[CNT][4];
 #pragma unroll
-        for (int j = 0; j < CN; j++)
+        for (int j = 0; j < CNT; j++)
 #pragma unroll
             for (int c = 0; c < 4; c++) a1[j][c] = a2[j][c] = a3[j][c] = 0;
 #pragma unroll
         for (int s = 0; s < (OSCAR_APPEND_PROF == 1 ? 0 : KS); s++)
 #pragma unroll
-            for (int j = 0; j < CN; j++) {
+            for (int j = 0; j < CNT; j++) {
 #if OSCAR__BSMEM
                 const uint4 b = Rf[(s * (D / 8) + nt0 + c0 + j) * 32 + lane];
 #else
@@ -742,7 +738,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
                 oscar__imma(a3[j], al[s], b.z, b.w);
             }
 #pragma unroll
-        for (int j = 0; j < CN; j++)
+        for (int j = 0; j < CNT; j++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 float y[2];
@@ -760,21 +756,19 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             }
     }
 }
+static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, long long job0, const float *X, const uint4 *Rf, uint4 *rsm, int head,
+                                                          oscar_u32 *ys, float *s_ss, int *s_bad) {
+    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, job0, X, Rf, rsm, head, ys, s_ss, s_bad);
+    else oscar__rotate_tile_t<false>(p, job0, X, Rf, rsm, head, ys, s_ss, s_bad);
+}
 #endif
 
-template <int CN>
-static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, long long job0, int warp, const float *X, const uint4 *Rf, uint4 *rsm, int head,
-                                                          oscar_u32 *ys, float *s_ss, int *s_bad) {
-    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN>(p, job0, warp, X, Rf, rsm, head, ys, s_ss, s_bad);
-    else oscar__rotate_tile_t<false, CN>(p, job0, warp, X, Rf, rsm, head, ys, s_ss, s_bad);
-}
-
 #if OSCAR__FCODEC
-// the codec of a flush tile, FT lanes per row (oscar__fcodec), for AW * 32 threads (tid: 0 ..):
-// input rows from ys (rotated; s_ss / s_bad their checks), window rows leaving the ring from it
-static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_params &p, long long job0, int tid, int head, int isv, const oscar_u32 *ys, const float *s_ss,
+// the codec of a flush tile, FT lanes per row (oscar__fcodec): input rows from ys (rotated; s_ss /
+// s_bad their checks), window rows leaving the ring from it
+static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_params &p, long long job0, int head, int isv, const oscar_u32 *ys, const float *s_ss,
                                                          const int *s_bad) {
-    const int lane = threadIdx.x & 31, t = tid % FT;
+    const int tid = threadIdx.x, lane = tid & 31, t = tid % FT;
 #pragma unroll 1
     for (int r = tid / FT; r < TR; r += FR) {
         const long long job = job0 + r;
@@ -834,7 +828,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         if (tid < TR && job0 + tid < p.n_jobs) any = oscar__job(p, job0 + tid).x >= 0;
         tiled = __syncthreads_or(any) != 0; // block-uniform
         if (tiled) {
-            oscar__rotate_tile<CNT>(p, job0, warp, X, (const uint4 *)R, OSCAR__BSMEM ? rsm : (uint4 *)0, head, ys, s_ss, s_bad);
+            oscar__rotate_tile(p, job0, X, (const uint4 *)R, rsm, head, ys, s_ss, s_bad);
             __syncthreads();
         }
 #if OSCAR_APPEND_PROF == 2
@@ -850,7 +844,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     // tile has none, only window rows leaving the ring): the codec with FT lanes per row
     // (oscar__fcodec) instead of a warp per row; the same bytes
     if (!KW && R && !p.wht && oscar__job(p, job0).w >= 0) {
-        oscar__flush_tile(p, job0, tid, head, isv, ys, s_ss, s_bad);
+        oscar__flush_tile(p, job0, head, isv, ys, s_ss, s_bad);
         return;
     }
 #endif

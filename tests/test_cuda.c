@@ -933,6 +933,18 @@ static void test_flush_edges(oscar_cuda *cu) {
             harness_free(&hs);
         }
     CHECK(cu->cc < 90 || used_new == n_h, "flush edges: oscar_append_fwht ran %d of %d H configurations", used_new, n_h);
+    { /* a dense rotation that is not orthogonal (an entry of 3) cannot be put in fixed point: a clear error */
+        harness hs;
+        oscar_kv_config cfg;
+        int rc;
+        harness_int2(&hs, &cfg, cu, 2, 64, 16);
+        if (harness_hadamard(&hs, &cfg, "flush edges")) return;
+        hs.rot.v_rot[70] = 3.0f;
+        rc = oscar_cuda_kv_init(&hs.gpu, cu, &cfg);
+        CHECK(rc == OSCAR_ERR_RANGE && strstr(hs.gpu.msg, "orthogonal") && hs.gpu.pool == 0, "flush edges: init with |R| = 3 gives %d: %s", rc, hs.gpu.msg);
+        printf("%s  flush edges: rotation with an entry of 3: %s\n", rc == OSCAR_ERR_RANGE ? "ok  " : "FAIL", hs.gpu.msg);
+        harness_free(&hs);
+    }
 }
 
 /* a batch wider than the kernel-parameter fast path (seqinfo goes through device memory) */
