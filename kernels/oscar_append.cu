@@ -78,6 +78,13 @@ static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, 
     const int page = b.y ? ((const int *)p.bt)[(size_t)a.z * p.max_pages + (pos - p.S0) / p.P] : -1;
     return make_int4(src, a.z, pos, page);
 }
+#if OSCAR_INT2
+// job j as oscar__job gives it, or (-1, 0, 0, 0) past the last job (the lanes of such a row take
+// part in the shuffles with zeros and store nothing)
+static __device__ __forceinline__ int4 oscar__fjob(const oscar_append_params &p, long long j) {
+    return j < p.n_jobs ? oscar__job(p, j) : make_int4(-1, 0, 0, 0);
+}
+#endif
 
 #if OSCAR_INT2
 // the CPU codec's clip index: thr = a[idx] of the ascending |x|; -1: no clip
@@ -375,7 +382,7 @@ static __device__ __forceinline__ void oscar__row_out(const oscar_append_params 
 #define OSCAR__FCODEC 0
 #endif
 #define OSCAR__BSMEM (OSCAR_INT2 && D <= 128) // the rotation's B fragments (D * D * 2 bytes) in shared memory
-#define OSCAR__APPEND_SMEM (TR * D * 2 + OSCAR__BSMEM * D * D * 2 + AW * OSCAR_APPEND_NR * D + TR * 8)
+#define OSCAR__APPEND_SMEM (TR * D * 2 + OSCAR__BSMEM * D * D * 2 + AW * OSCAR_APPEND_NR * D + TR * 8 + TR * 16)
 // oscar_append's dynamic shared memory in bytes (the host reads it)
 extern "C" __device__ int oscar_append_smem = OSCAR__APPEND_SMEM;
 // ---- packed BF16 helpers (the FT-lanes codec; the rotated tile's store) ----
@@ -487,11 +494,6 @@ static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], osca
     return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
 }
 
-// job j as oscar__job gives it, or (-1, 0, 0, 0) past the last job (the lanes of such a row take
-// part in the shuffles with zeros and store nothing)
-static __device__ __forceinline__ int4 oscar__fjob(const oscar_append_params &p, long long j) {
-    return j < p.n_jobs ? oscar__job(p, j) : make_int4(-1, 0, 0, 0);
-}
 // this lane's runs of a window ring row (BF16, rotated when it was written) as the pairs w
 static __device__ __forceinline__ void oscar__fring(const oscar_append_params &p, oscar_u32 (&w)[16], int slot, int pos, int head, int isv, int t) {
     const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + head;
@@ -628,10 +630,6 @@ static __device__ __forceinline__ float4 oscar__ld4(const float *a, bool aligned
     return aligned ? *(const float4 *)a : make_float4(a[0], a[1], a[2], a[3]);
 }
 static __device__ __forceinline__ float oscar__pow2(int e) { return __int_as_float((e + 127) << 23); } // -126 <= e <= 127
-// four int8 (each in -128..127, low byte of its int) into one word, v0 in the low byte
-static __device__ __forceinline__ oscar_u32 oscar__pack4(int v0, int v1, int v2, int v3) {
-    return __byte_perm(__byte_perm(v0, v1, 0x0040), __byte_perm(v2, v3, 0x0040), 0x5410);
-}
 // c += a . b for one m16n8k32 tile of int8 (exact int32 sums; sm_80+, as the rest of this file)
 static __device__ __forceinline__ void oscar__imma(int (&c)[4], const oscar_u32 (&a)[4], oscar_u32 b0, oscar_u32 b1) {
     asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
@@ -643,13 +641,13 @@ static __device__ __forceinline__ void oscar__imma(int (&c)[4], const oscar_u32 
 // squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / WPT) .. +16 and
 // n-tiles (w % WPT) NNT .. +NNT; lane (g, t) holds rows g and g + 8 (the mma layouts: A elements
 // (row, 4 t + i) and (row, 16 + 4 t + i) per k step; accumulators (row, 8 n + 2 t + {0, 1})). Rows
-// past the launch or without input (window rows) are zeros. Rf: the B fragments in global memory,
+// past the launch or without input (window rows; s_job: the tile's jobs) are zeros. Rf: the B fragments in global memory,
 // [KS][D / 8][32 lanes] uint4 {Rh k 4t.., Rh k 16+4t.., Rl k 4t.., Rl k 16+4t..} of column 8 n + g
 // (built by the host from oscar_rotation_q14); where OSCAR__BSMEM the block copies them to rsm
 // while the rows load (one barrier: every thread of the block calls this).
 template <bool A16> // 16-byte aligned input rows (else one float at a time)
-static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, long long job0, const float *X, const uint4 *Rf, uint4 *rsm, int head,
-                                                            oscar_u32 *ys, float *s_ss, int *s_bad) {
+static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const uint4 *Rf, uint4 *rsm, int head,
+                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job) {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;
 #if OSCAR__BSMEM
@@ -661,15 +659,12 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
     float up[2], dn[2];
 #pragma unroll
     for (int h = 0; h < 2; h++) {
-        const long long job = job0 + r0 + 8 * h;
-        xr[h] = 0;
-        if (job < p.n_jobs) {
-            const int src = oscar__job(p, job).x;
-            if (src >= 0) xr[h] = X + ((size_t)src * p.Hkv + head) * D;
-        }
-        // pass 1: max |x|, sum of squares, finiteness over the row (the quad's four lanes)
+        const int src = s_job[r0 + 8 * h].x; // -1 past the launch's last job
+        xr[h] = src >= 0 ? X + ((size_t)src * p.Hkv + head) * D : 0;
+        // pass 1: max |x| and the sum of squares over the row (the quad's four lanes); fmaxf skips
+        // NaN and keeps inf, and the sum of squares is NaN exactly when an element is NaN, so the
+        // row is non-finite when mx is inf or ss is NaN (one check per row, not per element)
         float mx = 0.0f, ss = 0.0f;
-        int bad = 0;
         if (xr[h]) {
 #pragma unroll
             for (int s = 0; s < KS; s++)
@@ -678,18 +673,16 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
                     const float4 a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);
                     mx = fmaxf(mx, fmaxf(fmaxf(fabsf(a.x), fabsf(a.y)), fmaxf(fabsf(a.z), fabsf(a.w))));
                     ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w;
-                    bad |= !isfinite(a.x) | !isfinite(a.y) | !isfinite(a.z) | !isfinite(a.w);
                 }
         }
 #pragma unroll
         for (int o = 1; o < 4; o <<= 1) {
             mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
             ss += __shfl_xor_sync(0xffffffffu, ss, o);
-            bad |= __shfl_xor_sync(0xffffffffu, bad, o);
         }
         if (t == 0 && warp % WPT == 0) {
             s_ss[r0 + 8 * h] = ss;
-            s_bad[r0 + 8 * h] = bad;
+            s_bad[r0 + 8 * h] = isinf(mx) || isnan(ss);
         }
         // the CPU's scale: e = max(E - 126, -98), E the biased exponent of max |x| (NaN / inf
         // rows give e = 129: finite scales, and such rows are discarded)
@@ -697,7 +690,10 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
         up[h] = oscar__pow2(14 - e);
         dn[h] = oscar__pow2(e - 28);
     }
-    // pass 2: A fragments, X = rint(x * 2^(14 - e)) split into 256 Xh + Xl (the loads hit L1)
+    // pass 2: A fragments, X = rint(x * 2^(14 - e)) split into 256 Xh + Xl (the loads hit L1).
+    // |X| <= 2^14, and x * 2^(14 - e) is exact (or below 2^-126, where X = 0 either way), so one
+    // FFMA with 1.5 * 2^23 + 128 rounds like rint and leaves Y = X + 128 in the low 23 bits:
+    // Xh = Y >> 8 is byte 1 (two's complement, |Xh| <= 64) and Xl = (Y & 255) - 128 is byte 0 ^ 0x80
     oscar_u32 ah[KS][4], al[KS][4];
 #pragma unroll
     for (int s = 0; s < KS; s++)
@@ -706,11 +702,12 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             const int h = i & 1, u = i >> 1;
             float4 a = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             if (xr[h]) a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);
-            const int x0 = __float2int_rn(__fmul_rn(a.x, up[h])), x1 = __float2int_rn(__fmul_rn(a.y, up[h]));
-            const int x2 = __float2int_rn(__fmul_rn(a.z, up[h])), x3 = __float2int_rn(__fmul_rn(a.w, up[h]));
-            const int h0 = (x0 + 128) >> 8, h1 = (x1 + 128) >> 8, h2 = (x2 + 128) >> 8, h3 = (x3 + 128) >> 8;
-            ah[s][i] = oscar__pack4(h0, h1, h2, h3);
-            al[s][i] = oscar__pack4(x0 - (h0 << 8), x1 - (h1 << 8), x2 - (h2 << 8), x3 - (h3 << 8));
+            const float M = 12583040.0f; // 1.5 * 2^23 + 128
+            const oscar_u32 b0 = __float_as_uint(__fmaf_rn(a.x, up[h], M)), b1 = __float_as_uint(__fmaf_rn(a.y, up[h], M));
+            const oscar_u32 b2 = __float_as_uint(__fmaf_rn(a.z, up[h], M)), b3 = __float_as_uint(__fmaf_rn(a.w, up[h], M));
+            const oscar_u32 t01 = __byte_perm(b0, b1, 0x5410u), t23 = __byte_perm(b2, b3, 0x5410u); // bytes 0, 1 of each
+            ah[s][i] = __byte_perm(t01, t23, 0x7531u);
+            al[s][i] = __byte_perm(t01, t23, 0x6420u) ^ 0x80808080u;
         }
 #if OSCAR__BSMEM
     __syncthreads();
@@ -756,10 +753,10 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             }
     }
 }
-static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, long long job0, const float *X, const uint4 *Rf, uint4 *rsm, int head,
-                                                          oscar_u32 *ys, float *s_ss, int *s_bad) {
-    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, job0, X, Rf, rsm, head, ys, s_ss, s_bad);
-    else oscar__rotate_tile_t<false>(p, job0, X, Rf, rsm, head, ys, s_ss, s_bad);
+static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const uint4 *Rf, uint4 *rsm, int head,
+                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job) {
+    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, Rf, rsm, head, ys, s_ss, s_bad, s_job);
+    else oscar__rotate_tile_t<false>(p, X, Rf, rsm, head, ys, s_ss, s_bad, s_job);
 }
 #endif
 
@@ -767,13 +764,13 @@ static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_par
 // the codec of a flush tile, FT lanes per row (oscar__fcodec): input rows from ys (rotated; s_ss /
 // s_bad their checks), window rows leaving the ring from it
 static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_params &p, long long job0, int head, int isv, const oscar_u32 *ys, const float *s_ss,
-                                                         const int *s_bad) {
+                                                         const int *s_bad, const int4 *s_job) {
     const int tid = threadIdx.x, lane = tid & 31, t = tid % FT;
 #pragma unroll 1
     for (int r = tid / FT; r < TR; r += FR) {
         const long long job = job0 + r;
         const bool valid = job < p.n_jobs;
-        const int4 jb = oscar__fjob(p, job);
+        const int4 jb = s_job[r];
         const int src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;
         oscar_u32 w[16];
 #pragma unroll
@@ -809,7 +806,7 @@ static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_para
 // rsm: the rotation's B fragments where they are kept in shared memory; rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no
 // tile: xs, s_ss, s_bad unused, rs holds just the code bytes)
 template <int KW>
-static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, uint4 *rsm, float *rs, float *s_ss, int *s_bad) {
+static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, uint4 *rsm, float *rs, float *s_ss, int *s_bad, int4 *s_job) {
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job0 = (long long)blockIdx.x * TR;
@@ -823,16 +820,21 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     bool tiled = false;
 #if OSCAR_INT2
     if (!KW && R && !p.wht) { // (H rotations: each warp transforms its rows in row_in, no tile)
-        // ---- does the tile hold input rows (else it only moves window rows, rotated before) ----
+        // ---- the tile's jobs, looked up once into s_job (oscar__fjob); does the tile hold input
+        // rows (else it only moves window rows, rotated before) ----
         bool any = false;
-        if (tid < TR && job0 + tid < p.n_jobs) any = oscar__job(p, job0 + tid).x >= 0;
-        tiled = __syncthreads_or(any) != 0; // block-uniform
+        if (tid < TR) {
+            const int4 jb = oscar__fjob(p, job0 + tid);
+            s_job[tid] = jb;
+            any = jb.x >= 0;
+        }
+        tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all
         if (tiled) {
-            oscar__rotate_tile(p, job0, X, (const uint4 *)R, rsm, head, ys, s_ss, s_bad);
+            oscar__rotate_tile(p, X, (const uint4 *)R, rsm, head, ys, s_ss, s_bad, s_job);
             __syncthreads();
         }
 #if OSCAR_APPEND_PROF == 2
-        if (tiled && oscar__job(p, job0).w >= 0) {
+        if (tiled && s_job[0].w >= 0) {
             if (ys[threadIdx.x * 3] == 0x12345u) atomicOr((unsigned int *)p.err, 4u);
             return;
         }
@@ -843,8 +845,8 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     // a flush tile (the launch's rows all go to pages; input rows rotated into ys, or, when the
     // tile has none, only window rows leaving the ring): the codec with FT lanes per row
     // (oscar__fcodec) instead of a warp per row; the same bytes
-    if (!KW && R && !p.wht && oscar__job(p, job0).w >= 0) {
-        oscar__flush_tile(p, job0, head, isv, ys, s_ss, s_bad);
+    if (!KW && R && !p.wht && s_job[0].w >= 0) {
+        oscar__flush_tile(p, job0, head, isv, ys, s_ss, s_bad, s_job);
         return;
     }
 #endif
@@ -928,13 +930,13 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
 
 extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {
     // dynamic shared memory, OSCAR__APPEND_SMEM bytes (oscar_append_smem, for the host):
-    // Y [TR][D] BF16 | B fragments D * D * 2 (OSCAR__BSMEM) | code bytes | s_ss [TR] | s_bad [TR]
+    // Y [TR][D] BF16 | B fragments D * D * 2 (OSCAR__BSMEM) | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR]
     extern __shared__ __align__(16) oscar_u8 dsm[];
     oscar_u32 *ys = (oscar_u32 *)dsm;
     uint4 *rsm = (uint4 *)(dsm + TR * D * 2);
     float *rs = (float *)(dsm + TR * D * 2 + OSCAR__BSMEM * D * D * 2);
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
-    oscar__append_impl<0>(p, ys, rsm, rs, s_ss, (int *)(s_ss + TR));
+    oscar__append_impl<0>(p, ys, rsm, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR));
 }
 
 #ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)
@@ -943,7 +945,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 // caches whose rotations are all H (the host launches it when p.wht): 512 B of shared memory per block
 extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) oscar_append_wht(const oscar_append_params p) {
     __shared__ __align__(16) float cb[AW * OSCAR_APPEND_NR * D / 4];
-    oscar__append_impl<1>(p, (oscar_u32 *)0, (uint4 *)0, cb, (float *)0, (int *)0);
+    oscar__append_impl<1>(p, (oscar_u32 *)0, (uint4 *)0, cb, (float *)0, (int *)0, (int4 *)0);
 }
 
 // ---------------------------------------------------------------------------------------------
