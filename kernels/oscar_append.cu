@@ -53,8 +53,8 @@
 #define OSCAR_APPEND_PROF 0 // timing only (wrong results): 1 = dense tiles skip the MMAs, 2 = dense tiles skip the codec
 #endif
 #ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
-#if OSCAR_D == 128        // d 128: 4 (its 49 KB of shared memory allow no more); d 256: 5 (96 registers)
-#define OSCAR_APPEND_MINB 4
+#if OSCAR_D == 128        // d 128 and 256: 5 (96 registers, a few spilled; at d 128 5% faster than 4 with
+#define OSCAR_APPEND_MINB 5 // 128 registers and than 6 with 80, w22)
 #elif OSCAR_D == 256
 #define OSCAR_APPEND_MINB 5
 #else
@@ -381,7 +381,10 @@ static __device__ __forceinline__ void oscar__row_out(const oscar_append_params 
 #else
 #define OSCAR__FCODEC 0
 #endif
-#define OSCAR__BSMEM (OSCAR_INT2 && D <= 128) // the rotation's B fragments (D * D * 2 bytes) in shared memory
+#ifndef OSCAR_APPEND_BSMEM // 1: the rotation's B fragments (D * D * 2 bytes) copied to shared memory per tile; 0: read
+#define OSCAR_APPEND_BSMEM 0 // through L1 (the blocks of one (head, K|V) share them there; 5% faster at d 128, w21)
+#endif
+#define OSCAR__BSMEM (OSCAR_INT2 && OSCAR_APPEND_BSMEM)
 #define OSCAR__APPEND_SMEM (TR * D * 2 + OSCAR__BSMEM * D * D * 2 + AW * OSCAR_APPEND_NR * D + TR * 8 + TR * 16)
 // oscar_append's dynamic shared memory in bytes (the host reads it)
 extern "C" __device__ int oscar_append_smem = OSCAR__APPEND_SMEM;
@@ -713,7 +716,11 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
     __syncthreads();
 #endif
     // P = 2^16 Xh.Rh + 2^8 (Xh.Rl + Xl.Rh) + Xl.Rl, exact; y = fp32(P) * 2^(e - 28)
-#pragma unroll 1
+#ifndef OSCAR_APPEND_CU
+#define OSCAR_APPEND_CU 1 // accumulator chunks unrolled (the next chunk's MMAs among this one's epilogue)
+#endif
+    constexpr int cu = OSCAR_APPEND_CU;
+#pragma unroll cu
     for (int c0 = 0; c0 < NNT; c0 += CNT) {
         int a1[CNT][4], a2[CNT][4], a3[CNT][4];
 #pragma unroll
