@@ -1451,16 +1451,21 @@ OSCAR_DEF const int *oscar_kv_block_table(const oscar_kv *kv, int seq, int *n_pa
     return kv->seqs[seq].pages;
 }
 
+/* offset of (layer, kv_head)'s d x d matrix in k_rot / v_rot / k_rotq / v_rotq */
+static size_t oscar__kv_rot_off(const oscar_kv *kv, int layer, int kv_head) {
+    return ((size_t)layer * kv->rot_heads + (kv->rot_heads > 1 ? kv_head : 0)) * kv->d * kv->d;
+}
+
 OSCAR_DEF const float *oscar_kv_rotation(const oscar_kv *kv, int layer, int kv_head, int is_v) {
     const float *base;
     if (!kv || layer < 0 || layer >= kv->L || kv_head < 0 || kv_head >= kv->Hkv) return NULL;
     base = is_v ? kv->v_rot : kv->k_rot;
     if (!base) return NULL;
-    return base + ((size_t)layer * kv->rot_heads + (kv->rot_heads > 1 ? kv_head : 0)) * kv->d * kv->d;
+    return base + oscar__kv_rot_off(kv, layer, kv_head);
 }
 
 static const int16_t *oscar__kv_rotq(const oscar_kv *kv, int layer, int kv_head, int is_v) {
-    return (is_v ? kv->v_rotq : kv->k_rotq) + ((size_t)layer * kv->rot_heads + (kv->rot_heads > 1 ? kv_head : 0)) * kv->d * kv->d;
+    return (is_v ? kv->v_rotq : kv->k_rotq) + oscar__kv_rot_off(kv, layer, kv_head);
 }
 
 /* quantise (or copy) the P oldest window rows of (seq, layer) into history page `page` */

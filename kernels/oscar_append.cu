@@ -53,10 +53,8 @@
 #define OSCAR_APPEND_PROF 0 // timing only (wrong results): 1 = dense tiles skip the MMAs, 2 = dense tiles skip the codec
 #endif
 #ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
-#if OSCAR_D == 128        // d 128 and 256: 5 (96 registers, a few spilled; at d 128 5% faster than 4 with
-#define OSCAR_APPEND_MINB 5 // 128 registers and than 6 with 80, w22)
-#elif OSCAR_D == 256
-#define OSCAR_APPEND_MINB 5
+#if OSCAR_D >= 128         // d 128 and 256: 5 (96 registers, a few spilled; at d 128 5% faster than 4 with
+#define OSCAR_APPEND_MINB 5 // 128 registers and than 6 with 80, kernels/NOTES.md w22)
 #else
 #define OSCAR_APPEND_MINB 0
 #endif
@@ -381,11 +379,7 @@ static __device__ __forceinline__ void oscar__row_out(const oscar_append_params 
 #else
 #define OSCAR__FCODEC 0
 #endif
-#ifndef OSCAR_APPEND_BSMEM // 1: the rotation's B fragments (D * D * 2 bytes) copied to shared memory per tile; 0: read
-#define OSCAR_APPEND_BSMEM 0 // through L1 (the blocks of one (head, K|V) share them there; 5% faster at d 128, w21)
-#endif
-#define OSCAR__BSMEM (OSCAR_INT2 && OSCAR_APPEND_BSMEM)
-#define OSCAR__APPEND_SMEM (TR * D * 2 + OSCAR__BSMEM * D * D * 2 + AW * OSCAR_APPEND_NR * D + TR * 8 + TR * 16)
+#define OSCAR__APPEND_SMEM (TR * D * 2 + AW * OSCAR_APPEND_NR * D + TR * 8 + TR * 16)
 // oscar_append's dynamic shared memory in bytes (the host reads it)
 extern "C" __device__ int oscar_append_smem = OSCAR__APPEND_SMEM;
 // ---- packed BF16 helpers (the FT-lanes codec; the rotated tile's store) ----
@@ -646,18 +640,14 @@ static __device__ __forceinline__ void oscar__imma(int (&c)[4], const oscar_u32 
 // (row, 4 t + i) and (row, 16 + 4 t + i) per k step; accumulators (row, 8 n + 2 t + {0, 1})). Rows
 // past the launch or without input (window rows; s_job: the tile's jobs) are zeros. Rf: the B fragments in global memory,
 // [KS][D / 8][32 lanes] uint4 {Rh k 4t.., Rh k 16+4t.., Rl k 4t.., Rl k 16+4t..} of column 8 n + g
-// (built by the host from oscar_rotation_q14); where OSCAR__BSMEM the block copies them to rsm
-// while the rows load (one barrier: every thread of the block calls this).
+// (built by the host from oscar_rotation_q14), read through L1: the blocks of one (head, K|V) are
+// adjacent in the grid and share them there (5% faster at d 128 than a copy to shared memory per
+// tile, kernels/NOTES.md w21).
 template <bool A16> // 16-byte aligned input rows (else one float at a time)
-static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const uint4 *Rf, uint4 *rsm, int head,
+static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,
                                                             oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job) {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;
-#if OSCAR__BSMEM
-#pragma unroll 4
-    for (int i = threadIdx.x; i < D * D / 8; i += AW * 32) rsm[i] = __ldg(Rf + i);
-    Rf = rsm;
-#endif
     const float *xr[2];
     float up[2], dn[2];
 #pragma unroll
@@ -712,15 +702,8 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             ah[s][i] = __byte_perm(t01, t23, 0x7531u);
             al[s][i] = __byte_perm(t01, t23, 0x6420u) ^ 0x80808080u;
         }
-#if OSCAR__BSMEM
-    __syncthreads();
-#endif
     // P = 2^16 Xh.Rh + 2^8 (Xh.Rl + Xl.Rh) + Xl.Rl, exact; y = fp32(P) * 2^(e - 28)
-#ifndef OSCAR_APPEND_CU
-#define OSCAR_APPEND_CU 1 // accumulator chunks unrolled (the next chunk's MMAs among this one's epilogue)
-#endif
-    constexpr int cu = OSCAR_APPEND_CU;
-#pragma unroll cu
+#pragma unroll 1
     for (int c0 = 0; c0 < NNT; c0 += CNT) {
         int a1[CNT][4], a2[CNT][4], a3[CNT][4];
 #pragma unroll
@@ -731,11 +714,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
         for (int s = 0; s < (OSCAR_APPEND_PROF == 1 ? 0 : KS); s++)
 #pragma unroll
             for (int j = 0; j < CNT; j++) {
-#if OSCAR__BSMEM
-                const uint4 b = Rf[(s * (D / 8) + nt0 + c0 + j) * 32 + lane];
-#else
                 const uint4 b = __ldg(Rf + ((size_t)s * (D / 8) + nt0 + c0 + j) * 32 + lane);
-#endif
                 oscar__imma(a1[j], ah[s], b.x, b.y);
                 oscar__imma(a2[j], ah[s], b.z, b.w);
                 oscar__imma(a2[j], al[s], b.x, b.y);
@@ -760,10 +739,10 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             }
     }
 }
-static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const uint4 *Rf, uint4 *rsm, int head,
+static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,
                                                           oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job) {
-    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, Rf, rsm, head, ys, s_ss, s_bad, s_job);
-    else oscar__rotate_tile_t<false>(p, X, Rf, rsm, head, ys, s_ss, s_bad, s_job);
+    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, Rf, head, ys, s_ss, s_bad, s_job);
+    else oscar__rotate_tile_t<false>(p, X, Rf, head, ys, s_ss, s_bad, s_job);
 }
 #endif
 
@@ -810,10 +789,10 @@ static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_para
 #define OSCAR_APPEND_BOUNDS __launch_bounds__(AW * 32)
 #endif
 // KW 0: oscar_append (ys: Y [TR][D] in BF16, the rotated rows of a tile with input rows (oscar__ysw);
-// rsm: the rotation's B fragments where they are kept in shared memory; rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no
+// rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no
 // tile: xs, s_ss, s_bad unused, rs holds just the code bytes)
 template <int KW>
-static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, uint4 *rsm, float *rs, float *s_ss, int *s_bad, int4 *s_job) {
+static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job) {
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job0 = (long long)blockIdx.x * TR;
@@ -837,7 +816,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         }
         tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all
         if (tiled) {
-            oscar__rotate_tile(p, X, (const uint4 *)R, rsm, head, ys, s_ss, s_bad, s_job);
+            oscar__rotate_tile(p, X, (const uint4 *)R, head, ys, s_ss, s_bad, s_job);
             __syncthreads();
         }
 #if OSCAR_APPEND_PROF == 2
@@ -937,13 +916,12 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
 
 extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {
     // dynamic shared memory, OSCAR__APPEND_SMEM bytes (oscar_append_smem, for the host):
-    // Y [TR][D] BF16 | B fragments D * D * 2 (OSCAR__BSMEM) | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR]
+    // Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR]
     extern __shared__ __align__(16) oscar_u8 dsm[];
     oscar_u32 *ys = (oscar_u32 *)dsm;
-    uint4 *rsm = (uint4 *)(dsm + TR * D * 2);
-    float *rs = (float *)(dsm + TR * D * 2 + OSCAR__BSMEM * D * D * 2);
+    float *rs = (float *)(dsm + TR * D * 2);
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
-    oscar__append_impl<0>(p, ys, rsm, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR));
+    oscar__append_impl<0>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR));
 }
 
 #ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)
@@ -952,7 +930,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 // caches whose rotations are all H (the host launches it when p.wht): 512 B of shared memory per block
 extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) oscar_append_wht(const oscar_append_params p) {
     __shared__ __align__(16) float cb[AW * OSCAR_APPEND_NR * D / 4];
-    oscar__append_impl<1>(p, (oscar_u32 *)0, (uint4 *)0, cb, (float *)0, (int *)0, (int4 *)0);
+    oscar__append_impl<1>(p, (oscar_u32 *)0, cb, (float *)0, (int *)0, (int4 *)0);
 }
 
 // ---------------------------------------------------------------------------------------------
