@@ -949,11 +949,19 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#ifndef OSCAR_APPEND_CLIPS\n",
     "#define OSCAR_APPEND_CLIPS 1 // clip threshold: 1 = lanes sort their values, the warp pops heads; 0 = warp max over all values each round\n",
     "#endif\n",
+    "#ifndef OSCAR_APPEND_WGMMA // 1: dense rotations by warpgroup MMAs (sm_90a, d <= 128: one warpgroup = the tile's\n",
+    "#define OSCAR_APPEND_WGMMA 0 // 64 rows; B copied to shared memory per tile): correct, but 5% slower (kernels/NOTES.md w23)\n",
+    "#endif\n",
+    "#if OSCAR_APPEND_WGMMA && (!defined(__CUDA_ARCH_FEAT_SM90_ALL) || D > 128)\n",
+    "#error \"OSCAR_APPEND_WGMMA needs sm_90a and d <= 128\"\n",
+    "#endif\n",
     "#ifndef OSCAR_APPEND_PROF\n",
     "#define OSCAR_APPEND_PROF 0 // timing only (wrong results): 1 = dense tiles skip the MMAs, 2 = dense tiles skip the codec\n",
     "#endif\n",
     "#ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);\n",
-    "#if OSCAR_D >= 128         // d 128 and 256: 5 (96 registers, a few spilled; at d 128 5% faster than 4 with\n",
+    "#if OSCAR_APPEND_WGMMA      // the B matrices in shared memory (50 KB per block at d 128) allow 4\n",
+    "#define OSCAR_APPEND_MINB 4\n",
+    "#elif OSCAR_D >= 128         // d 128 and 256: 5 (96 registers, a few spilled; at d 128 5% faster than 4 with\n",
     "#define OSCAR_APPEND_MINB 5 // 128 registers and than 6 with 80, kernels/NOTES.md w22)\n",
     "#else\n",
     "#define OSCAR_APPEND_MINB 0\n",
@@ -1279,9 +1287,12 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#else\n",
     "#define OSCAR__FCODEC 0\n",
     "#endif\n",
-    "#define OSCAR__APPEND_SMEM (TR * D * 2 + AW * OSCAR_APPEND_NR * D + TR * 8 + TR * 16)\n",
+    "#define OSCAR__APPEND_SMEM0 (TR * D * 2 + AW * OSCAR_APPEND_NR * D + TR * 8 + TR * 16)\n",
+    "#define OSCAR__APPEND_SMEM (OSCAR__APPEND_SMEM0 + (OSCAR_APPEND_WGMMA \? 2 * D * D : 0))\n",
     "// oscar_append's dynamic shared memory in bytes (the host reads it)\n",
     "extern \"C\" __device__ int oscar_append_smem = OSCAR__APPEND_SMEM;\n",
+    "// 1: the dense rotations are wgmma products and the host lays their B matrices out for them\n",
+    "extern \"C\" __device__ int oscar_append_wgmma = OSCAR_APPEND_WGMMA;\n",
     "// ---- packed BF16 helpers (the FT-lanes codec; the rotated tile's store) ----\n",
     "#if OSCAR_INT2\n",
     "static __device__ __forceinline__ oscar_u32 oscar__bf2(float lo_half, float hi_half) { // round to nearest even\n",
@@ -1527,12 +1538,31 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    return aligned \? *(const float4 *)a : make_float4(a[0], a[1], a[2], a[3]);\n",
     "}\n",
     "static __device__ __forceinline__ float oscar__pow2(int e) { return __int_as_float((e + 127) << 23); } // -126 <= e <= 127\n",
+    "#if !OSCAR_APPEND_WGMMA\n",
     "// c += a . b for one m16n8k32 tile of int8 (exact int32 sums; sm_80+, as the rest of this file)\n",
     "static __device__ __forceinline__ void oscar__imma(int (&c)[4], const oscar_u32 (&a)[4], oscar_u32 b0, oscar_u32 b1) {\n",
     "    asm volatile(\"mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\"\n",
     "                 : \"+r\"(c[0]), \"+r\"(c[1]), \"+r\"(c[2]), \"+r\"(c[3])\n",
     "                 : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"r\"(b0), \"r\"(b1));\n",
     "}\n",
+    "#endif\n",
+    "#if OSCAR_APPEND_WGMMA\n",
+    "// the shared-memory descriptor of a K-major int8 B operand without swizzle: 8-row x 16-byte core\n",
+    "// matrices, 128 bytes apart along k (LBO) and 256 bytes apart along n (SBO)\n",
+    "static __device__ __forceinline__ unsigned long long oscar__wdesc(const void *smem) {\n",
+    "    const oscar_u32 a = (oscar_u32)__cvta_generic_to_shared(smem);\n",
+    "    return (unsigned long long)((a & 0x3ffffu) >> 4) | (128ull >> 4 << 16) | (256ull >> 4 << 32);\n",
+    "}\n",
+    "// c (+)= a . B for the warpgroup's 64 rows and 32 columns (m64n32k32, s8 in, s32 accumulators in\n",
+    "// the mma.m16n8k32 layout of four n-tiles per warp); acc 0 overwrites c\n",
+    "static __device__ __forceinline__ void oscar__wgmma(int (&c)[CNT][4], const oscar_u32 (&a)[4], unsigned long long bd, int acc) {\n",
+    "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %21, 0;\\n\"\n",
+    "                 \"wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, p;\\n}\"\n",
+    "                 : \"+r\"(c[0][0]), \"+r\"(c[0][1]), \"+r\"(c[0][2]), \"+r\"(c[0][3]), \"+r\"(c[1][0]), \"+r\"(c[1][1]), \"+r\"(c[1][2]), \"+r\"(c[1][3]),\n",
+    "                   \"+r\"(c[2][0]), \"+r\"(c[2][1]), \"+r\"(c[2][2]), \"+r\"(c[2][3]), \"+r\"(c[3][0]), \"+r\"(c[3][1]), \"+r\"(c[3][2]), \"+r\"(c[3][3])\n",
+    "                 : \"r\"(a[0]), \"r\"(a[1]), \"r\"(a[2]), \"r\"(a[3]), \"l\"(bd), \"r\"(acc));\n",
+    "}\n",
+    "#endif\n",
     "// Y = X . R for the tile's input rows, as the CPU's oscar_rotate_row_q14 computes it, rounded to\n",
     "// BF16 into ys (oscar__ysw: [TR][D / 2] words, 4-column units swizzled by row); per row the sum of\n",
     "// squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / WPT) .. +16 and\n",
@@ -1545,8 +1575,16 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// tile, kernels/NOTES.md w21).\n",
     "template <bool A16> // 16-byte aligned input rows (else one float at a time)\n",
     "static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,\n",
-    "                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job) {\n",
+    "                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {\n",
     "    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;\n",
+    "#if OSCAR_APPEND_WGMMA\n",
+    "    // Rh and Rl into shared memory as the host laid them out for wgmma (oscar__kv_upload_frag):\n",
+    "    // [Rh | Rl][k step][n / 8][k half][8 rows n][16 bytes k], in flight while the rows load\n",
+    "    for (int i = threadIdx.x; i < 2 * D * D / 16; i += AW * 32) oscar_cp_async16(sb + 16 * i, Rf + i);\n",
+    "    oscar_cp_commit();\n",
+    "#else\n",
+    "    (void)sb;\n",
+    "#endif\n",
     "    const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;\n",
     "    const float *xr[2];\n",
     "    float up[2], dn[2];\n",
@@ -1603,6 +1641,11 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            al[s][i] = __byte_perm(t01, t23, 0x6420u) ^ 0x80808080u;\n",
     "        }\n",
     "    // P = 2^16 Xh.Rh + 2^8 (Xh.Rl + Xl.Rh) + Xl.Rl, exact; y = fp32(P) * 2^(e - 28)\n",
+    "#if OSCAR_APPEND_WGMMA\n",
+    "    oscar_cp_wait0();\n",
+    "    asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\"); // the copies, seen by the tensor cores\n",
+    "    __syncthreads();\n",
+    "#endif\n",
     "#pragma unroll 1\n",
     "    for (int c0 = 0; c0 < NNT; c0 += CNT) {\n",
     "        int a1[CNT][4], a2[CNT][4], a3[CNT][4];\n",
@@ -1610,6 +1653,21 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        for (int j = 0; j < CNT; j++)\n",
     "#pragma unroll\n",
     "            for (int c = 0; c < 4; c++) a1[j][c] = a2[j][c] = a3[j][c] = 0;\n",
+    "#if OSCAR_APPEND_WGMMA\n",
+    "        if (OSCAR_APPEND_PROF != 1) {\n",
+    "            asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");\n",
+    "#pragma unroll\n",
+    "            for (int s = 0; s < KS; s++) {\n",
+    "                const unsigned long long bh = oscar__wdesc(sb + (s * (D / 8) + c0) * 256), bl = oscar__wdesc(sb + ((KS + s) * (D / 8) + c0) * 256);\n",
+    "                oscar__wgmma(a1, ah[s], bh, s);\n",
+    "                oscar__wgmma(a2, ah[s], bl, s);\n",
+    "                oscar__wgmma(a2, al[s], bh, 1);\n",
+    "                oscar__wgmma(a3, al[s], bl, s);\n",
+    "            }\n",
+    "            asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");\n",
+    "            asm volatile(\"wgmma.wait_group.sync.aligned 0;\\n\" ::: \"memory\");\n",
+    "        }\n",
+    "#else\n",
     "#pragma unroll\n",
     "        for (int s = 0; s < (OSCAR_APPEND_PROF == 1 \? 0 : KS); s++)\n",
     "#pragma unroll\n",
@@ -1620,6 +1678,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "                oscar__imma(a2[j], al[s], b.x, b.y);\n",
     "                oscar__imma(a3[j], al[s], b.z, b.w);\n",
     "            }\n",
+    "#endif\n",
     "#pragma unroll\n",
     "        for (int j = 0; j < CNT; j++)\n",
     "#pragma unroll\n",
@@ -1640,9 +1699,9 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    }\n",
     "}\n",
     "static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,\n",
-    "                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job) {\n",
-    "    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, Rf, head, ys, s_ss, s_bad, s_job);\n",
-    "    else oscar__rotate_tile_t<false>(p, X, Rf, head, ys, s_ss, s_bad, s_job);\n",
+    "                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {\n",
+    "    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
+    "    else oscar__rotate_tile_t<false>(p, X, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
     "}\n",
     "#endif\n",
     "\n",
@@ -1692,7 +1751,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no\n",
     "// tile: xs, s_ss, s_bad unused, rs holds just the code bytes)\n",
     "template <int KW>\n",
-    "static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job) {\n",
+    "static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job, oscar_u8 *sb) {\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;\n",
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
     "    const long long job0 = (long long)blockIdx.x * TR;\n",
@@ -1716,7 +1775,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        }\n",
     "        tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all\n",
     "        if (tiled) {\n",
-    "            oscar__rotate_tile(p, X, (const uint4 *)R, head, ys, s_ss, s_bad, s_job);\n",
+    "            oscar__rotate_tile(p, X, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);\n",
     "            __syncthreads();\n",
     "        }\n",
     "#if OSCAR_APPEND_PROF == 2\n",
@@ -1816,12 +1875,12 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "\n",
     "extern \"C\" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {\n",
     "    // dynamic shared memory, OSCAR__APPEND_SMEM bytes (oscar_append_smem, for the host):\n",
-    "    // Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR]\n",
+    "    // Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR] | (wgmma) Rh, Rl\n",
     "    extern __shared__ __align__(16) oscar_u8 dsm[];\n",
     "    oscar_u32 *ys = (oscar_u32 *)dsm;\n",
     "    float *rs = (float *)(dsm + TR * D * 2);\n",
     "    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;\n",
-    "    oscar__append_impl<0>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR));\n",
+    "    oscar__append_impl<0>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);\n",
     "}\n",
     "\n",
     "#ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)\n",
@@ -1830,7 +1889,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// caches whose rotations are all H (the host launches it when p.wht): 512 B of shared memory per block\n",
     "extern \"C\" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) oscar_append_wht(const oscar_append_params p) {\n",
     "    __shared__ __align__(16) float cb[AW * OSCAR_APPEND_NR * D / 4];\n",
-    "    oscar__append_impl<1>(p, (oscar_u32 *)0, cb, (float *)0, (int *)0, (int4 *)0);\n",
+    "    oscar__append_impl<1>(p, (oscar_u32 *)0, cb, (float *)0, (int *)0, (int4 *)0, (oscar_u8 *)0);\n",
     "}\n",
     "\n",
     "// ---------------------------------------------------------------------------------------------\n",
@@ -3953,7 +4012,9 @@ static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *sr
         return OSCAR_ERR_NOMEM;
     }
     hdrs[0] = common;
-    snprintf(archopt, sizeof archopt, "-arch=%s_%d", ptx ? "compute" : "sm", arch);
+    /* a cubin for compute capability 9.0 is built for sm_90a (its wgmma instructions serve the
+       write path's dense rotations); PTX stays compute_XX so that the driver can JIT it elsewhere */
+    snprintf(archopt, sizeof archopt, "-arch=%s_%d%s", ptx ? "compute" : "sm", arch, !ptx && arch == 90 ? "a" : "");
     all[0] = archopt;
     all[1] = "-std=c++17";
     n_fixed = 2;
@@ -4284,11 +4345,14 @@ static int oscar__kv_upload_rot(oscar_cuda_kv *kv, oscar_cu_ptr *dst, const floa
     return r ? oscar__kv_fail(kv, oscar__cu_fail(kv->cu, r, "cuMemcpyHtoD_v2")) : OSCAR_OK;
 }
 
-/* the write path's B fragments of each dense rotation (see oscar_append.cu, oscar__rotate_tile):
-   per matrix [d/32 k steps][d/8 n-tiles][32 lanes] x 16 bytes; lane (g, t) of n-tile n, step s:
-   Rh[32 s + 4 t + i][8 n + g] (i = 0..3), Rh[32 s + 16 + 4 t + i][..], then the same of Rl, where
-   Rq = oscar_rotation_q14(R) = 256 Rh + Rl with Rl in [-128, 127] */
-static int oscar__kv_upload_frag(oscar_cuda_kv *kv, oscar_cu_ptr *dst, const float *src) {
+/* the write path's B operands of each dense rotation (see oscar_append.cu, oscar__rotate_tile),
+   Rq = oscar_rotation_q14(R) = 256 Rh + Rl with Rl in [-128, 127], 2 d^2 bytes per matrix:
+   - mma.sync fragments (wg 0): [d/32 k steps][d/8 n-tiles][32 lanes] x 16 bytes; lane (g, t) of
+     n-tile n, step s: Rh[32 s + 4 t + i][8 n + g] (i = 0..3), Rh[32 s + 16 + 4 t + i][..], then
+     the same of Rl;
+   - the shared-memory image of the wgmma kernels (wg 1): [Rh | Rl][d/32 k steps s][d/8 column
+     groups][2 k halves][8 columns n][16 k]: byte (k, n) of step s at k = 32 s + 16 half + i */
+static int oscar__kv_upload_frag(oscar_cuda_kv *kv, oscar_cu_ptr *dst, const float *src, int wg) {
     const int d = kv->d;
     const size_t dd = (size_t)d * d, n = (size_t)kv->L * kv->rot_heads;
     int8_t *f = (int8_t *)OSCAR_CUDA_MALLOC(n * dd * 2);
@@ -4304,6 +4368,17 @@ static int oscar__kv_upload_frag(oscar_cuda_kv *kv, oscar_cu_ptr *dst, const flo
             snprintf(kv->msg, sizeof kv->msg, "rotation matrix %zu has an entry that is not finite or beyond +-1.5 (not orthogonal)", m);
             rc = OSCAR_ERR_RANGE;
             break;
+        }
+        if (wg) {
+            int k, col;
+            for (k = 0; k < d; k++)
+                for (col = 0; col < d; col++) {
+                    const int q = rq[(size_t)k * d + col], hi = (q + 128 + 32768) / 256 - 128; /* floor((q + 128) / 256) */
+                    const size_t at = ((((size_t)(k / 32) * (d / 8) + col / 8) * 2 + (k / 16 % 2)) * 8 + col % 8) * 16 + k % 16;
+                    fm[at] = (int8_t)hi;
+                    fm[dd + at] = (int8_t)(q - 256 * hi);
+                }
+            continue;
         }
         for (s = 0; s < d / 32; s++)
             for (nt = 0; nt < d / 8; nt++)
@@ -4349,10 +4424,6 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
         if ((rc = oscar__kv_upload_rot(kv, &kv->krot, ro->k_rot, 0))) return rc;
         if ((rc = oscar__kv_upload_rot(kv, &kv->vrot, ro->v_rot, 0))) return rc;
         if ((rc = oscar__kv_upload_rot(kv, &kv->vrot_t, ro->v_rot, 1))) return rc;
-        if (!kv->wht) {
-            if ((rc = oscar__kv_upload_frag(kv, &kv->kfrag, ro->k_rot))) return rc;
-            if ((rc = oscar__kv_upload_frag(kv, &kv->vfrag, ro->v_rot))) return rc;
-        }
     }
     memset(&v, 0, sizeof v);
     v.head_dim = kv->d;
@@ -4372,6 +4443,14 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "reading oscar_append_smem from the append module"));
         if (kv->smem_append > 48 * 1024 && (r = cu->drv.cuFuncSetAttribute(kv->fn_append, OSCAR__CU_FUNC_MAX_DYN_SMEM, kv->smem_append)) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuFuncSetAttribute(oscar_append, max dynamic shared memory)"));
+        /* the dense rotations' B operands, laid out for the module's product (wgmma or mma.sync) */
+        if (kv->int2 && kv->cfg.rot && !kv->wht) {
+            int wg = 0;
+            if (cu->drv.cuModuleGetGlobal(&sp, &sz, kv->mod_append, "oscar_append_wgmma") != 0 || sz != sizeof(int) || cu->drv.cuMemcpyDtoH(&wg, sp, sizeof(int)) != 0)
+                wg = 0;
+            if ((rc = oscar__kv_upload_frag(kv, &kv->kfrag, kv->cfg.rot->k_rot, wg))) return rc;
+            if ((rc = oscar__kv_upload_frag(kv, &kv->vfrag, kv->cfg.rot->v_rot, wg))) return rc;
+        }
         kv->fn_append_wht = NULL;
         if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));

@@ -49,11 +49,19 @@
 #ifndef OSCAR_APPEND_CLIPS
 #define OSCAR_APPEND_CLIPS 1 // clip threshold: 1 = lanes sort their values, the warp pops heads; 0 = warp max over all values each round
 #endif
+#ifndef OSCAR_APPEND_WGMMA // 1: dense rotations by warpgroup MMAs (sm_90a, d <= 128: one warpgroup = the tile's
+#define OSCAR_APPEND_WGMMA 0 // 64 rows; B copied to shared memory per tile): correct, but 5% slower (kernels/NOTES.md w23)
+#endif
+#if OSCAR_APPEND_WGMMA && (!defined(__CUDA_ARCH_FEAT_SM90_ALL) || D > 128)
+#error "OSCAR_APPEND_WGMMA needs sm_90a and d <= 128"
+#endif
 #ifndef OSCAR_APPEND_PROF
 #define OSCAR_APPEND_PROF 0 // timing only (wrong results): 1 = dense tiles skip the MMAs, 2 = dense tiles skip the codec
 #endif
 #ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
-#if OSCAR_D >= 128         // d 128 and 256: 5 (96 registers, a few spilled; at d 128 5% faster than 4 with
+#if OSCAR_APPEND_WGMMA      // the B matrices in shared memory (50 KB per block at d 128) allow 4
+#define OSCAR_APPEND_MINB 4
+#elif OSCAR_D >= 128         // d 128 and 256: 5 (96 registers, a few spilled; at d 128 5% faster than 4 with
 #define OSCAR_APPEND_MINB 5 // 128 registers and than 6 with 80, kernels/NOTES.md w22)
 #else
 #define OSCAR_APPEND_MINB 0
@@ -379,9 +387,12 @@ static __device__ __forceinline__ void oscar__row_out(const oscar_append_params 
 #else
 #define OSCAR__FCODEC 0
 #endif
-#define OSCAR__APPEND_SMEM (TR * D * 2 + AW * OSCAR_APPEND_NR * D + TR * 8 + TR * 16)
+#define OSCAR__APPEND_SMEM0 (TR * D * 2 + AW * OSCAR_APPEND_NR * D + TR * 8 + TR * 16)
+#define OSCAR__APPEND_SMEM (OSCAR__APPEND_SMEM0 + (OSCAR_APPEND_WGMMA ? 2 * D * D : 0))
 // oscar_append's dynamic shared memory in bytes (the host reads it)
 extern "C" __device__ int oscar_append_smem = OSCAR__APPEND_SMEM;
+// 1: the dense rotations are wgmma products and the host lays their B matrices out for them
+extern "C" __device__ int oscar_append_wgmma = OSCAR_APPEND_WGMMA;
 // ---- packed BF16 helpers (the FT-lanes codec; the rotated tile's store) ----
 #if OSCAR_INT2
 static __device__ __forceinline__ oscar_u32 oscar__bf2(float lo_half, float hi_half) { // round to nearest even
@@ -627,12 +638,31 @@ static __device__ __forceinline__ float4 oscar__ld4(const float *a, bool aligned
     return aligned ? *(const float4 *)a : make_float4(a[0], a[1], a[2], a[3]);
 }
 static __device__ __forceinline__ float oscar__pow2(int e) { return __int_as_float((e + 127) << 23); } // -126 <= e <= 127
+#if !OSCAR_APPEND_WGMMA
 // c += a . b for one m16n8k32 tile of int8 (exact int32 sums; sm_80+, as the rest of this file)
 static __device__ __forceinline__ void oscar__imma(int (&c)[4], const oscar_u32 (&a)[4], oscar_u32 b0, oscar_u32 b1) {
     asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                  : "+r"(c[0]), "+r"(c[1]), "+r"(c[2]), "+r"(c[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
+#endif
+#if OSCAR_APPEND_WGMMA
+// the shared-memory descriptor of a K-major int8 B operand without swizzle: 8-row x 16-byte core
+// matrices, 128 bytes apart along k (LBO) and 256 bytes apart along n (SBO)
+static __device__ __forceinline__ unsigned long long oscar__wdesc(const void *smem) {
+    const oscar_u32 a = (oscar_u32)__cvta_generic_to_shared(smem);
+    return (unsigned long long)((a & 0x3ffffu) >> 4) | (128ull >> 4 << 16) | (256ull >> 4 << 32);
+}
+// c (+)= a . B for the warpgroup's 64 rows and 32 columns (m64n32k32, s8 in, s32 accumulators in
+// the mma.m16n8k32 layout of four n-tiles per warp); acc 0 overwrites c
+static __device__ __forceinline__ void oscar__wgmma(int (&c)[CNT][4], const oscar_u32 (&a)[4], unsigned long long bd, int acc) {
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, p;\n}"
+                 : "+r"(c[0][0]), "+r"(c[0][1]), "+r"(c[0][2]), "+r"(c[0][3]), "+r"(c[1][0]), "+r"(c[1][1]), "+r"(c[1][2]), "+r"(c[1][3]),
+                   "+r"(c[2][0]), "+r"(c[2][1]), "+r"(c[2][2]), "+r"(c[2][3]), "+r"(c[3][0]), "+r"(c[3][1]), "+r"(c[3][2]), "+r"(c[3][3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(bd), "r"(acc));
+}
+#endif
 // Y = X . R for the tile's input rows, as the CPU's oscar_rotate_row_q14 computes it, rounded to
 // BF16 into ys (oscar__ysw: [TR][D / 2] words, 4-column units swizzled by row); per row the sum of
 // squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / WPT) .. +16 and
@@ -645,8 +675,16 @@ static __device__ __forceinline__ void oscar__imma(int (&c)[4], const oscar_u32 
 // tile, kernels/NOTES.md w21).
 template <bool A16> // 16-byte aligned input rows (else one float at a time)
 static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,
-                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job) {
+                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#if OSCAR_APPEND_WGMMA
+    // Rh and Rl into shared memory as the host laid them out for wgmma (oscar__kv_upload_frag):
+    // [Rh | Rl][k step][n / 8][k half][8 rows n][16 bytes k], in flight while the rows load
+    for (int i = threadIdx.x; i < 2 * D * D / 16; i += AW * 32) oscar_cp_async16(sb + 16 * i, Rf + i);
+    oscar_cp_commit();
+#else
+    (void)sb;
+#endif
     const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;
     const float *xr[2];
     float up[2], dn[2];
@@ -703,6 +741,11 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             al[s][i] = __byte_perm(t01, t23, 0x6420u) ^ 0x80808080u;
         }
     // P = 2^16 Xh.Rh + 2^8 (Xh.Rl + Xl.Rh) + Xl.Rl, exact; y = fp32(P) * 2^(e - 28)
+#if OSCAR_APPEND_WGMMA
+    oscar_cp_wait0();
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); // the copies, seen by the tensor cores
+    __syncthreads();
+#endif
 #pragma unroll 1
     for (int c0 = 0; c0 < NNT; c0 += CNT) {
         int a1[CNT][4], a2[CNT][4], a3[CNT][4];
@@ -710,6 +753,21 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
         for (int j = 0; j < CNT; j++)
 #pragma unroll
             for (int c = 0; c < 4; c++) a1[j][c] = a2[j][c] = a3[j][c] = 0;
+#if OSCAR_APPEND_WGMMA
+        if (OSCAR_APPEND_PROF != 1) {
+            asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+            for (int s = 0; s < KS; s++) {
+                const unsigned long long bh = oscar__wdesc(sb + (s * (D / 8) + c0) * 256), bl = oscar__wdesc(sb + ((KS + s) * (D / 8) + c0) * 256);
+                oscar__wgmma(a1, ah[s], bh, s);
+                oscar__wgmma(a2, ah[s], bl, s);
+                oscar__wgmma(a2, al[s], bh, 1);
+                oscar__wgmma(a3, al[s], bl, s);
+            }
+            asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+            asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        }
+#else
 #pragma unroll
         for (int s = 0; s < (OSCAR_APPEND_PROF == 1 ? 0 : KS); s++)
 #pragma unroll
@@ -720,6 +778,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
                 oscar__imma(a2[j], al[s], b.x, b.y);
                 oscar__imma(a3[j], al[s], b.z, b.w);
             }
+#endif
 #pragma unroll
         for (int j = 0; j < CNT; j++)
 #pragma unroll
@@ -740,9 +799,9 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
     }
 }
 static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,
-                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job) {
-    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, Rf, head, ys, s_ss, s_bad, s_job);
-    else oscar__rotate_tile_t<false>(p, X, Rf, head, ys, s_ss, s_bad, s_job);
+                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
+    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, Rf, head, ys, s_ss, s_bad, s_job, sb);
+    else oscar__rotate_tile_t<false>(p, X, Rf, head, ys, s_ss, s_bad, s_job, sb);
 }
 #endif
 
@@ -792,7 +851,7 @@ static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_para
 // rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no
 // tile: xs, s_ss, s_bad unused, rs holds just the code bytes)
 template <int KW>
-static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job) {
+static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job, oscar_u8 *sb) {
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job0 = (long long)blockIdx.x * TR;
@@ -816,7 +875,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         }
         tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all
         if (tiled) {
-            oscar__rotate_tile(p, X, (const uint4 *)R, head, ys, s_ss, s_bad, s_job);
+            oscar__rotate_tile(p, X, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);
             __syncthreads();
         }
 #if OSCAR_APPEND_PROF == 2
@@ -916,12 +975,12 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
 
 extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {
     // dynamic shared memory, OSCAR__APPEND_SMEM bytes (oscar_append_smem, for the host):
-    // Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR]
+    // Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR] | (wgmma) Rh, Rl
     extern __shared__ __align__(16) oscar_u8 dsm[];
     oscar_u32 *ys = (oscar_u32 *)dsm;
     float *rs = (float *)(dsm + TR * D * 2);
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
-    oscar__append_impl<0>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR));
+    oscar__append_impl<0>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
 }
 
 #ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)
@@ -930,7 +989,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 // caches whose rotations are all H (the host launches it when p.wht): 512 B of shared memory per block
 extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) oscar_append_wht(const oscar_append_params p) {
     __shared__ __align__(16) float cb[AW * OSCAR_APPEND_NR * D / 4];
-    oscar__append_impl<1>(p, (oscar_u32 *)0, cb, (float *)0, (int *)0, (int4 *)0);
+    oscar__append_impl<1>(p, (oscar_u32 *)0, cb, (float *)0, (int *)0, (int4 *)0, (oscar_u8 *)0);
 }
 
 // ---------------------------------------------------------------------------------------------
