@@ -183,6 +183,7 @@ typedef struct oscar_calib {
     double *sv;           /* [Hkv][d][d] sum of w_t v^T v */
     double *sv_plain;     /* [Hkv][d][d] sum of v^T v (used when all weights vanish) */
     double *wsum;         /* [Hkv] sum of w_t */
+    double *ksum, *vsum;  /* [Hkv][d] sums of the k and v rows (their means: oscar_calib_means) */
     double *sqn;          /* [Hkv][d][d] full normalised Sq_j, built when pass 2 starts */
     double *buf;          /* scratch [d][d] */
     double *rows;         /* scratch [3][64][d]: a block of rows, weighted copies, k . Sq */
@@ -197,6 +198,8 @@ OSCAR_API int oscar_calib_add_kv(oscar_calib *c, const float *k, const float *v,
 /* sk, sv: [d][d] (either may be NULL). kv_head < 0: the shared (per-layer) targets, else that
    head's (per-head mode). */
 OSCAR_API int oscar_calib_targets(oscar_calib *c, int kv_head, double *sk, double *sv);
+/* km, vm: [d] the mean k and v row of KV head kv_head over the keys/values added (either may be NULL). */
+OSCAR_API int oscar_calib_means(const oscar_calib *c, int kv_head, double *km, double *vm);
 OSCAR_API void oscar_calib_free(oscar_calib *c);
 
 /* >>fit ---- rotation fitting (SPEC section 3) ---- */
@@ -241,12 +244,17 @@ typedef struct oscar_rotations {
     char calibration[256];
     float *k_rot, *v_rot;     /* [n_layers][nh][d][d], nh = per_head ? n_kv_heads : 1 */
     float *k_eval, *v_eval;   /* [n_layers][nh][d] */
+    float *k_mean, *v_mean;   /* [n_layers][n_kv_heads][d] or NULL: the calibration text's mean post-RoPE K
+                                 and V rows (optional tensors layers.{i}.k.mean / v.mean, an extension of
+                                 SPEC section 7), for caches that store centered rows (oscar_kv_config.center) */
     char msg[OSCAR_MSG_SIZE];
 } oscar_rotations;
 
 /* Allocates identity rotations with zero eigenvalues, clips 0.96/0.92, group min(128,d). */
 OSCAR_API int oscar_rotations_alloc(oscar_rotations *r, int n_layers, int head_dim, int n_kv_heads, int per_head);
 OSCAR_API void oscar_rotations_free(oscar_rotations *r);
+/* Allocates r->k_mean / v_mean (zeros) if they are not there yet. */
+OSCAR_API int oscar_rotations_alloc_means(oscar_rotations *r);
 /* Fill every layer/head with a data-free composition (hadamard or identity). */
 OSCAR_API int oscar_rotations_set_fixed(oscar_rotations *r, int comp);
 /* 1 if every K and V matrix of r is, bit for bit, the normalised Sylvester Hadamard matrix of
@@ -295,6 +303,11 @@ typedef struct oscar_kv_config {
     float v_clip;      /* 0: 0.92, < 0: no clip */
     const oscar_rotations *rot; /* NULL: no rotation. Copied. Used in INT2 mode only. */
     int absorb_v;      /* 1: R_v is folded into the model; outputs stay in the rotated V basis */
+    int center;        /* 1 (INT2 with rot carrying k_mean / v_mean): every K and V row is stored less its
+                          calibration mean (sink, window and history alike), so that the INT2 groups see
+                          the row's spread instead of a per-channel offset; attention is unchanged in
+                          exact arithmetic (a shift shared by all keys cancels in the softmax, and the V
+                          mean is added back to the output). An extension of the SPEC's cache. */
 } oscar_kv_config;
 
 typedef struct oscar_kv_seq {
@@ -322,6 +335,8 @@ typedef struct oscar_kv {
     int16_t *k_rotq, *v_rotq; /* the same, fixed point (oscar_rotation_q14): rows are rotated with these */
     int rot_heads;        /* nh: 1 shared or Hkv */
     int wht;              /* every rotation is H: rows are rotated by oscar_wht */
+    float *k_mean, *v_mean; /* [L][Hkv][d] (cfg.center) or NULL: subtracted from rows before they are stored */
+    float *v_mean_out;    /* [L][Hkv][d]: added to attention outputs (v_mean, or v_mean . R_v with absorb_v) */
     double *scratch;      /* attention scratch, grown for the largest GQA group seen */
     int scratch_g;
     char msg[OSCAR_MSG_SIZE];
@@ -753,9 +768,11 @@ OSCAR_DEF int oscar_calib_init(oscar_calib *c, int d, int n_q_heads, int n_kv_he
     c->sv_plain = (double *)oscar__calloc(dd * n_kv_heads, sizeof(double));
     c->sqn = (double *)oscar__calloc(dd * n_kv_heads, sizeof(double));
     c->wsum = (double *)oscar__calloc((size_t)n_kv_heads, sizeof(double));
+    c->ksum = (double *)oscar__calloc((size_t)n_kv_heads * d, sizeof(double));
+    c->vsum = (double *)oscar__calloc((size_t)n_kv_heads * d, sizeof(double));
     c->buf = (double *)oscar__calloc(dd, sizeof(double));
     c->rows = (double *)oscar__calloc((size_t)3 * OSCAR__BLOCK * d, sizeof(double));
-    if (!c->sq || !c->sv || !c->sv_plain || !c->sqn || !c->wsum || !c->buf || !c->rows) {
+    if (!c->sq || !c->sv || !c->sv_plain || !c->sqn || !c->wsum || !c->ksum || !c->vsum || !c->buf || !c->rows) {
         oscar_calib_free(c);
         return oscar__fail(c->msg, OSCAR_ERR_NOMEM, "out of memory for %d x %d statistics", d, d);
     }
@@ -769,9 +786,11 @@ OSCAR_DEF void oscar_calib_free(oscar_calib *c) {
     OSCAR_FREE(c->sv_plain);
     OSCAR_FREE(c->sqn);
     OSCAR_FREE(c->wsum);
+    OSCAR_FREE(c->ksum);
+    OSCAR_FREE(c->vsum);
     OSCAR_FREE(c->buf);
     OSCAR_FREE(c->rows);
-    c->sq = c->sv = c->sv_plain = c->sqn = c->wsum = c->buf = c->rows = NULL;
+    c->sq = c->sv = c->sv_plain = c->sqn = c->wsum = c->ksum = c->vsum = c->buf = c->rows = NULL;
 }
 
 OSCAR_DEF int oscar_calib_add_q(oscar_calib *c, const float *q, int64_t n) {
@@ -828,6 +847,8 @@ OSCAR_DEF int oscar_calib_add_kv(oscar_calib *c, const float *k, const float *v,
                 for (i = 0; i < d; i++) {
                     X[r * d + i] = vr[i];
                     y[i] = 0.0;
+                    c->ksum[(size_t)j * d + i] += kr[i];
+                    c->vsum[(size_t)j * d + i] += vr[i];
                 }
                 for (a = 0; a < d; a++) { /* y = k . Sq, row by row of Sq (vectorises over b) */
                     const double *Sa = Sq + (size_t)a * d;
@@ -844,6 +865,18 @@ OSCAR_DEF int oscar_calib_add_kv(oscar_calib *c, const float *k, const float *v,
         }
     }
     c->n_kv += n;
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_calib_means(const oscar_calib *c, int kv_head, double *km, double *vm) {
+    int i;
+    if (!c || !c->ksum) return OSCAR_ERR_NULL;
+    if (kv_head < 0 || kv_head >= c->n_kv_heads) return OSCAR_ERR_INVALID_ARG;
+    if (c->n_kv == 0) return OSCAR_ERR_STATE;
+    for (i = 0; i < c->d; i++) {
+        if (km) km[i] = c->ksum[(size_t)kv_head * c->d + i] / (double)c->n_kv;
+        if (vm) vm[i] = c->vsum[(size_t)kv_head * c->d + i] / (double)c->n_kv;
+    }
     return OSCAR_OK;
 }
 
@@ -1219,6 +1252,9 @@ OSCAR_DEF int oscar_kv_config_resolve(oscar_kv_config *out, const oscar_kv_confi
     if (!(c.k_clip <= 1.0f) || !(c.v_clip <= 1.0f))
         return oscar__fail(msg, OSCAR_ERR_RANGE, "kv config: clip ratios must be <= 1 (or negative to disable)");
     if (c.mode != OSCAR_KV_INT2) c.rot = NULL; /* rotations apply to OSCAR_KV_INT2 only */
+    if (c.center && (c.mode != OSCAR_KV_INT2 || !c.rot || !c.rot->k_mean || !c.rot->v_mean))
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: center needs INT2 mode and rotations with means (k_mean / v_mean)");
+    c.center = c.center ? 1 : 0;
     *out = c;
     return OSCAR_OK;
 }
@@ -1291,6 +1327,33 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
                     return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "kv_init: rotation matrix %zu has an entry that is not finite or beyond +-1.5 (not orthogonal)", m / dd);
                 }
         }
+        if (c.center) {
+            size_t nm = (size_t)c.n_layers * c.n_kv_heads * d, l, h;
+            kv->k_mean = (float *)oscar__calloc(nm, sizeof(float));
+            kv->v_mean = (float *)oscar__calloc(nm, sizeof(float));
+            kv->v_mean_out = (float *)oscar__calloc(nm, sizeof(float));
+            if (!kv->k_mean || !kv->v_mean || !kv->v_mean_out) {
+                oscar_kv_free(kv);
+                return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for the means");
+            }
+            if (r->n_kv_heads != c.n_kv_heads) {
+                oscar_kv_free(kv);
+                return oscar__fail(kv->msg, OSCAR_ERR_SHAPE, "kv_init: the means are for %d KV heads, the cache has %d", r->n_kv_heads, c.n_kv_heads);
+            }
+            memcpy(kv->k_mean, r->k_mean, nm * sizeof(float));
+            memcpy(kv->v_mean, r->v_mean, nm * sizeof(float));
+            if (!oscar__finite_f32(kv->k_mean, nm) || !oscar__finite_f32(kv->v_mean, nm)) {
+                oscar_kv_free(kv);
+                return oscar__fail(kv->msg, OSCAR_ERR_NONFINITE, "kv_init: NaN or Inf in the rotations' means");
+            }
+            for (l = 0; l < (size_t)c.n_layers; l++)
+                for (h = 0; h < (size_t)c.n_kv_heads; h++) {
+                    const size_t at = (l * c.n_kv_heads + h) * d;
+                    const float *Rv = kv->v_rot + (l * kv->rot_heads + (kv->rot_heads > 1 ? h : 0)) * dd;
+                    if (c.absorb_v) oscar_rotate_rows(kv->v_mean_out + at, kv->v_mean + at, Rv, 1, d, 0);
+                    else memcpy(kv->v_mean_out + at, kv->v_mean + at, sizeof(float) * (size_t)d);
+                }
+        }
     }
     c.rot = NULL; /* copied (or unused) */
     kv->cfg = c;
@@ -1328,6 +1391,9 @@ OSCAR_DEF void oscar_kv_free(oscar_kv *kv) {
     OSCAR_FREE(kv->free_list);
     OSCAR_FREE(kv->k_rot);
     OSCAR_FREE(kv->v_rot);
+    OSCAR_FREE(kv->k_mean);
+    OSCAR_FREE(kv->v_mean);
+    OSCAR_FREE(kv->v_mean_out);
     OSCAR_FREE(kv->k_rotq);
     OSCAR_FREE(kv->v_rotq);
     OSCAR_FREE(kv->scratch);
@@ -1504,10 +1570,16 @@ static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) 
     s->n_hist[layer] += P;
 }
 
+/* the mean subtracted from the rows of (layer, KV head, K|V) before they are stored, or NULL */
+static const float *oscar__kv_mean(const oscar_kv *kv, int layer, int kv_head, int is_v) {
+    const float *m = is_v ? kv->v_mean : kv->k_mean;
+    return m ? m + ((size_t)layer * kv->Hkv + kv_head) * kv->d : NULL;
+}
+
 OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, const float *v, int n) {
     oscar_kv_seq *s;
     int d, Hkv, t, h, half, i, tok, hist, last_page = -1, new_pages;
-    float row[OSCAR_MAX_HEAD_DIM];
+    float row[OSCAR_MAX_HEAD_DIM], cen[OSCAR_MAX_HEAD_DIM];
     if (!kv) return OSCAR_ERR_NULL;
     if (!oscar__kv_seq_ok(kv, seq)) return oscar__fail(kv->msg, OSCAR_ERR_NO_SEQ, "append: no sequence %d", seq);
     if (layer < 0 || layer >= kv->L) return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "append: layer %d out of range [0, %d)", layer, kv->L);
@@ -1523,11 +1595,15 @@ OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, 
         for (h = 0; h < Hkv; h++)
             for (half = 0; half < 2; half++) {
                 const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
+                const float *mu = oscar__kv_mean(kv, layer, h, half);
                 double nrm = 0.0;
                 if (!oscar__finite_f32(x, (size_t)d))
                     return oscar__fail(kv->msg, OSCAR_ERR_NONFINITE, "append: NaN or Inf in %s row of token %d, KV head %d (nothing appended)", half ? "V" : "K", t, h);
                 if (kv->int2) {
-                    for (i = 0; i < d; i++) nrm += (double)x[i] * x[i];
+                    for (i = 0; i < d; i++) {
+                        const double c = mu ? (double)(x[i] - mu[i]) : (double)x[i];
+                        nrm += c * c;
+                    }
                     if (nrm > 32768.0 * 32768.0)
                         return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "append: %s row of token %d, KV head %d has norm %.4g > 32768, beyond the fp16 scales (nothing appended)", half ? "V" : "K", t, h, sqrt(nrm));
                 }
@@ -1562,8 +1638,12 @@ OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, 
         for (h = 0; h < Hkv; h++)
             for (half = 0; half < 2; half++) {
                 const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
-                const float *R = kv->int2 ? oscar_kv_rotation(kv, layer, h, half) : NULL;
+                const float *R = kv->int2 ? oscar_kv_rotation(kv, layer, h, half) : NULL, *mu = oscar__kv_mean(kv, layer, h, half);
                 uint16_t *dst;
+                if (mu) { /* the centered row (cfg.center) */
+                    for (i = 0; i < d; i++) cen[i] = x[i] - mu[i];
+                    x = cen;
+                }
                 if (R && kv->wht) {
                     memcpy(row, x, sizeof(float) * (size_t)d);
                     oscar_wht(row, d);
@@ -1881,6 +1961,10 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
             for (i = 0; i < d; i++) orot[i] = (float)(tot[g].acc[i] / tot[g].l);
             if (Rv && !kv->cfg.absorb_v) oscar_rotate_rows(oh, orot, Rv, 1, d, 1);
             else memcpy(oh, orot, sizeof(float) * (size_t)d);
+            if (kv->v_mean_out) { /* the V mean the rows were stored without (the weights sum to 1) */
+                const float *mo = kv->v_mean_out + ((size_t)layer * kv->Hkv + j) * d;
+                for (i = 0; i < d; i++) oh[i] += mo[i];
+            }
         }
     }
     return OSCAR_OK;
@@ -2476,7 +2560,26 @@ OSCAR_DEF void oscar_rotations_free(oscar_rotations *r) {
     OSCAR_FREE(r->v_rot);
     OSCAR_FREE(r->k_eval);
     OSCAR_FREE(r->v_eval);
-    r->k_rot = r->v_rot = r->k_eval = r->v_eval = NULL;
+    OSCAR_FREE(r->k_mean);
+    OSCAR_FREE(r->v_mean);
+    r->k_rot = r->v_rot = r->k_eval = r->v_eval = r->k_mean = r->v_mean = NULL;
+}
+
+OSCAR_DEF int oscar_rotations_alloc_means(oscar_rotations *r) {
+    size_t n;
+    if (!r) return OSCAR_ERR_NULL;
+    if (!r->k_rot) return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations: not allocated");
+    if (r->k_mean && r->v_mean) return OSCAR_OK;
+    n = (size_t)r->n_layers * r->n_kv_heads * r->head_dim;
+    if (!r->k_mean) r->k_mean = (float *)oscar__calloc(n, sizeof(float));
+    if (!r->v_mean) r->v_mean = (float *)oscar__calloc(n, sizeof(float));
+    if (!r->k_mean || !r->v_mean) {
+        OSCAR_FREE(r->k_mean);
+        OSCAR_FREE(r->v_mean);
+        r->k_mean = r->v_mean = NULL;
+        return oscar__fail(r->msg, OSCAR_ERR_NOMEM, "rotations: out of memory for the means");
+    }
+    return OSCAR_OK;
 }
 
 OSCAR_DEF float *oscar_rotations_k(const oscar_rotations *r, int layer, int kv_head) {
@@ -2526,14 +2629,15 @@ OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
     char(*names)[64];
     char vals[7][32];
     const char *meta[12 * 2];
-    int l, kind, i = 0, rc, nh;
+    int l, kind, i = 0, rc, nh, nk;
     size_t dd;
     if (!r) return OSCAR_ERR_NULL;
     if (!r->k_rot || !path) return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations_save: nothing to save or no path");
     nh = r->per_head ? r->n_kv_heads : 1;
     dd = (size_t)r->head_dim * r->head_dim;
-    e = (oscar_st_entry *)oscar__calloc((size_t)r->n_layers * 4, sizeof(*e));
-    names = (char(*)[64])oscar__calloc((size_t)r->n_layers * 4, 64);
+    nk = r->k_mean && r->v_mean ? 6 : 4; /* + k.mean, v.mean */
+    e = (oscar_st_entry *)oscar__calloc((size_t)r->n_layers * nk, sizeof(*e));
+    names = (char(*)[64])oscar__calloc((size_t)r->n_layers * nk, 64);
     if (!e || !names) {
         OSCAR_FREE(e);
         OSCAR_FREE(names);
@@ -2552,6 +2656,18 @@ OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
             x->ndim = nd;
             if (is_eval) x->data = (is_v ? r->v_eval : r->k_eval) + (size_t)l * nh * r->head_dim;
             else x->data = (is_v ? r->v_rot : r->k_rot) + (size_t)l * nh * dd;
+            i++;
+        }
+    for (l = 0; nk == 6 && l < r->n_layers; l++)
+        for (kind = 0; kind < 2; kind++) { /* k.mean, v.mean: [n_kv_heads][d] */
+            oscar_st_entry *x = &e[i];
+            snprintf(names[i], 64, "layers.%d.%s.mean", l, kind ? "v" : "k");
+            x->name = names[i];
+            x->dtype = OSCAR_F32;
+            x->ndim = 2;
+            x->shape[0] = r->n_kv_heads;
+            x->shape[1] = r->head_dim;
+            x->data = (kind ? r->v_mean : r->k_mean) + (size_t)l * r->n_kv_heads * r->head_dim;
             i++;
         }
     snprintf(vals[0], 32, "%d", r->head_dim);
@@ -2623,7 +2739,8 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
     per_head = !strcmp(s, "true");
     comp = oscar_composition_parse(oscar_st_meta(st, "composition"));
     if (comp < 0) return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: unknown composition '%s'", st->name, oscar_st_meta(st, "composition") ? oscar_st_meta(st, "composition") : "(missing)");
-    if (st->n_tensors != 4 * L) return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: %d tensors for %d layers (expected %d)", st->name, st->n_tensors, L, 4 * L);
+    if (st->n_tensors != 4 * L && st->n_tensors != 6 * L)
+        return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: %d tensors for %d layers (expected %d, or %d with means)", st->name, st->n_tensors, L, 4 * L, 6 * L);
     if ((rc = oscar_rotations_alloc(r, L, d, Hkv, per_head)) != OSCAR_OK) return rc;
     nh = per_head ? Hkv : 1;
     r->composition = comp;
@@ -2656,6 +2773,22 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
                     if (!(e <= 1e-4)) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_ORTHOGONAL, "%s: '%s' (head %d) is not orthogonal: max |R^T R - I| = %.3g > 1e-4", st->name, name, i, e); goto fail; }
                 }
         }
+    if (st->n_tensors == 6 * L) { /* the optional means, [n_kv_heads][d] per layer */
+        if ((rc = oscar_rotations_alloc_means(r)) != OSCAR_OK) goto fail;
+        for (l = 0; l < L; l++)
+            for (kind = 0; kind < 2; kind++) {
+                const oscar_st_tensor *t;
+                snprintf(name, sizeof name, "layers.%d.%s.mean", l, kind ? "v" : "k");
+                t = oscar_st_find(st, name);
+                if (!t) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_FOUND, "%s: tensor '%s' is missing", st->name, name); goto fail; }
+                if (t->dtype != OSCAR_F32) { rc = oscar__fail(r->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' is %s, expected F32", st->name, name, oscar_dtype_name(t->dtype)); goto fail; }
+                if (t->ndim != 2 || t->shape[0] != Hkv || t->shape[1] != d) {
+                    rc = oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' is not [%d, %d]", st->name, name, Hkv, d);
+                    goto fail;
+                }
+                if ((rc = oscar_st_read_f32(st, t, (kind ? r->v_mean : r->k_mean) + (size_t)l * Hkv * d, 1)) != OSCAR_OK) { memcpy(r->msg, st->msg, OSCAR_MSG_SIZE); goto fail; }
+            }
+    }
     return OSCAR_OK;
 fail : {
     char keep[OSCAR_MSG_SIZE];

@@ -504,10 +504,10 @@ static int ev_modes_setup(ev_modes *E, const char *cmd, const llm_model *m, cons
         E->modes[E->n] = req[i];
         E->listed[E->n++] = 1;
         need_had |= req[i] == KVM_HADAMARD;
-        need_fit |= req[i] == KVM_OSCAR;
+        need_fit |= req[i] == KVM_OSCAR || req[i] == KVM_OSCAR_C;
     }
     if (need_fit && !rotfile) {
-        fprintf(stderr, "oscar %s: --kv oscar needs --rot FILE (see `oscar calibrate`)\n", cmd);
+        fprintf(stderr, "oscar %s: --kv oscar / oscar-c need --rot FILE (see `oscar calibrate`)\n", cmd);
         return -1;
     }
     if (need_had) {
@@ -559,7 +559,7 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
             fprintf(stderr, "oscar %s: %s\n", E->cmd, msg);
             return -1;
         }
-        if (E->modes[i] == KVM_HADAMARD || E->modes[i] == KVM_OSCAR) {
+        if (E->modes[i] == KVM_HADAMARD || E->modes[i] == KVM_OSCAR || E->modes[i] == KVM_OSCAR_C) {
             if (E->k_clip != 0) cfg.kv.k_clip = E->k_clip < 0 ? -1.0f : E->k_clip;
             if (E->v_clip != 0) cfg.kv.v_clip = E->v_clip < 0 ? -1.0f : E->v_clip;
         }

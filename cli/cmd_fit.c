@@ -38,6 +38,17 @@ static int fit_one(fit_job *job, int layer, double *sk, double *sv) {
         if (rc == OSCAR_OK) rc = oscar_rotation_fit(job->out->v_rot + at * dd, job->out->v_eval + at * job->d, sv, job->d, job->comp);
         if (rc != OSCAR_OK && !c.msg[0]) snprintf(c.msg, sizeof c.msg, "%s", oscar_result_string(rc));
     }
+    for (h = 0; rc == OSCAR_OK && h < job->Hkv; h++) { /* the means of every KV head (oscar_kv_config.center) */
+        double km[OSCAR_MAX_HEAD_DIM], vm[OSCAR_MAX_HEAD_DIM];
+        size_t at = ((size_t)layer * job->Hkv + h) * job->d;
+        int i;
+        rc = oscar_calib_means(&c, h, km, vm);
+        for (i = 0; rc == OSCAR_OK && i < job->d; i++) {
+            job->out->k_mean[at + i] = (float)km[i];
+            job->out->v_mean[at + i] = (float)vm[i];
+        }
+        if (rc != OSCAR_OK && !c.msg[0]) snprintf(c.msg, sizeof c.msg, "means: %s", oscar_result_string(rc));
+    }
     if (rc != OSCAR_OK) {
         pthread_mutex_lock(&job->lock);
         if (!job->failed) snprintf(job->msg, sizeof job->msg, "layer %d: %s", layer, c.msg[0] ? c.msg : oscar_result_string(rc));
@@ -83,6 +94,11 @@ int cli_fit_layers(oscar_rotations *out, int n_layers, int d, int Hq, int Hkv, i
     }
     out->composition = comp;
     if (comp == OSCAR_COMP_HADAMARD || comp == OSCAR_COMP_IDENTITY) return oscar_rotations_set_fixed(out, comp) == OSCAR_OK ? 0 : -1;
+    if (oscar_rotations_alloc_means(out) != OSCAR_OK) {
+        fprintf(stderr, "oscar: %s\n", out->msg);
+        oscar_rotations_free(out);
+        return -1;
+    }
     memset(&job, 0, sizeof job);
     job.out = out;
     job.n_layers = n_layers;
@@ -320,6 +336,7 @@ int oscar_cli_info(int argc, char **argv) {
     printf("group size    %d (%.3g bits per element in the INT2 region)\n", r.group_size, 2.0 + 32.0 / r.group_size);
     printf("model         %s\n", r.model[0] ? r.model : "-");
     printf("calibration   %s\n", r.calibration[0] ? r.calibration : "-");
+    printf("means         %s\n", r.k_mean && r.v_mean ? "K and V per KV head (for centered caches: --kv oscar-c)" : "none");
     printf("orthogonality max |R^T R - I| = %.3g\n", orth);
     printf("eigenvalues   K [%.4g, %.4g], V [%.4g, %.4g]\n", kmin, kmax, vmin, vmax);
     oscar_rotations_free(&r);

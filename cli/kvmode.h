@@ -5,6 +5,8 @@
      int2-naive     INT2 history, no rotation, no clip (the collapse baseline)
      int2-hadamard  INT2 history, Walsh-Hadamard rotation, clips 0.96 / 0.92 (QuaRot-style)
      oscar          INT2 history, fitted rotations (a rotation file), its clips and group size
+     oscar-c        oscar, and every K / V row stored less the file's calibration mean (the cache's
+                    `center` option; needs a file with means, as `oscar calibrate` writes them)
      kivi2          KIVI-2: K per channel over each 128-token page (2 + 32/128 = 2.25 bits),
                     V per token (2 + 32/g bits), no rotation, no clip
      plain-bf16, plain-f32   no cache: the runner's plain softmax attention (for checks)
@@ -16,9 +18,9 @@
 #include <string.h>
 #include "llama.h"
 
-enum { KVM_BF16, KVM_NAIVE, KVM_HADAMARD, KVM_OSCAR, KVM_KIVI2, KVM_PLAIN_BF16, KVM_PLAIN_F32, KVM_COUNT };
+enum { KVM_BF16, KVM_NAIVE, KVM_HADAMARD, KVM_OSCAR, KVM_KIVI2, KVM_PLAIN_BF16, KVM_PLAIN_F32, KVM_OSCAR_C, KVM_COUNT };
 
-static const char *const kvm_names[KVM_COUNT] = {"bf16", "int2-naive", "int2-hadamard", "oscar", "kivi2", "plain-bf16", "plain-f32"};
+static const char *const kvm_names[KVM_COUNT] = {"bf16", "int2-naive", "int2-hadamard", "oscar", "kivi2", "plain-bf16", "plain-f32", "oscar-c"};
 
 /* the mode's index, or -1 */
 static int kvm_parse(const char *name) {
@@ -34,8 +36,9 @@ static int kvm_parse(const char *name) {
 static int kvm_config(llm_ctx_config *cfg, int mode, const oscar_rotations *had, const oscar_rotations *fitted, char *msg) {
     oscar_kv_config *kv = &cfg->kv;
     cfg->attn = mode == KVM_PLAIN_BF16 ? LLM_ATTN_PLAIN_BF16 : mode == KVM_PLAIN_F32 ? LLM_ATTN_PLAIN_F32 : LLM_ATTN_OSCAR;
-    kv->mode = mode == KVM_KIVI2 ? OSCAR_KV_KIVI2 : (mode == KVM_NAIVE || mode == KVM_HADAMARD || mode == KVM_OSCAR) ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
+    kv->mode = mode == KVM_KIVI2 ? OSCAR_KV_KIVI2 : (mode == KVM_NAIVE || mode == KVM_HADAMARD || mode == KVM_OSCAR || mode == KVM_OSCAR_C) ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
     kv->rot = NULL;
+    kv->center = 0;
     kv->k_clip = kv->v_clip = 0.0f;
     if (mode == KVM_NAIVE || mode == KVM_KIVI2) kv->k_clip = kv->v_clip = -1.0f;
     if (mode == KVM_KIVI2) kv->page_size = 128;
@@ -43,8 +46,11 @@ static int kvm_config(llm_ctx_config *cfg, int mode, const oscar_rotations *had,
         if (!had) return snprintf(msg, OSCAR_MSG_SIZE, "int2-hadamard needs Hadamard rotations"), -1;
         kv->rot = had;
     }
-    if (mode == KVM_OSCAR) {
-        if (!fitted) return snprintf(msg, OSCAR_MSG_SIZE, "--kv oscar needs --rot FILE (fitted rotations, see `oscar calibrate`)"), -1;
+    if (mode == KVM_OSCAR || mode == KVM_OSCAR_C) {
+        if (!fitted) return snprintf(msg, OSCAR_MSG_SIZE, "--kv %s needs --rot FILE (fitted rotations, see `oscar calibrate`)", kvm_names[mode]), -1;
+        if (mode == KVM_OSCAR_C && (!fitted->k_mean || !fitted->v_mean))
+            return snprintf(msg, OSCAR_MSG_SIZE, "--kv oscar-c needs a rotation file with K/V means (written by `oscar calibrate` / `oscar fit` since they compute them)"), -1;
+        kv->center = mode == KVM_OSCAR_C;
         kv->rot = fitted;
         kv->k_clip = fitted->k_clip > 0 ? fitted->k_clip : -1.0f;
         kv->v_clip = fitted->v_clip > 0 ? fitted->v_clip : -1.0f;
@@ -62,7 +68,7 @@ static int kvm_parse_list(const char *cmd, const char *list, int *modes) {
     for (s = buf; (tok = strtok(s, ",")) != NULL; s = NULL) {
         int m = kvm_parse(tok);
         if (m < 0) {
-            fprintf(stderr, "oscar %s: unknown --kv mode '%s' (bf16, int2-naive, int2-hadamard, oscar, kivi2, plain-bf16, plain-f32)\n", cmd, tok);
+            fprintf(stderr, "oscar %s: unknown --kv mode '%s' (bf16, int2-naive, int2-hadamard, oscar, oscar-c, kivi2, plain-bf16, plain-f32)\n", cmd, tok);
             return -1;
         }
         for (i = 0; i < n; i++)

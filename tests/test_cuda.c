@@ -1044,6 +1044,17 @@ static void test_device_oom(oscar_cuda *cu) {
     printf("device oom: %d sequence slots: %s: %s\n", cfg.max_seqs, oscar_result_string(rc), kv.msg);
     CHECK(rc == OSCAR_ERR_DEVICE_OOM, "oversized sequence slabs give %d", rc);
     oscar_cuda_kv_free(&kv);
+    /* 2b: a config the GPU cache lacks (rows centered by the rotation file's means): refused by name */
+    {
+        oscar_rotations rr;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.n_layers = 2, cfg.n_kv_heads = 2, cfg.head_dim = 64, cfg.mode = OSCAR_KV_INT2, cfg.center = 1, cfg.rot = &rr;
+        CHECK(oscar_rotations_alloc(&rr, 2, 64, 2, 0) == OSCAR_OK && oscar_rotations_alloc_means(&rr) == OSCAR_OK, "%s", rr.msg);
+        rc = oscar_cuda_kv_init(&kv, cu, &cfg);
+        CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "center") != NULL, "center on the GPU: %d %s", rc, kv.msg);
+        oscar_cuda_kv_free(&kv);
+        oscar_rotations_free(&rr);
+    }
     /* 3: a plain allocation */
     rc = oscar_cuda_malloc(cu, &p, total * 2);
     CHECK(rc == OSCAR_ERR_DEVICE_OOM && p == 0, "oscar_cuda_malloc of twice the card gives %d", rc);

@@ -33,7 +33,7 @@ done
 # 2. ppl: 160-token window, sink 16 + window 64 so that INT2 history starts at position 144
 "$OSCAR" calibrate -m "$MODEL" -f "$TEXT" -c 96 --window 48 -t 2 -o "$T/rot.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
 "$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 192 --contexts 160,192 --score-from 100 --sink 16 --window 64 \
-  --kv bf16,plain-bf16,int2-naive,oscar --rot "$T/rot.st" -t 2 --json >"$T/a.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+  --kv bf16,plain-bf16,int2-naive,oscar,oscar-c --rot "$T/rot.st" -t 2 --json >"$T/a.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
 "$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 64 \
   --kv bf16,int2-naive -t 2 --json >"$T/b.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
 "$PY" - "$T/a.json" "$T/b.json" <<'EOF' && ok "ppl: bf16 cache == plain bf16 attention; INT2 modes differ; --contexts == shorter -c" || bad "ppl checks"
@@ -44,7 +44,8 @@ m = {x["mode"]: x for x in c192["modes"]}
 ref, plain = m["bf16"], m["plain-bf16"]
 assert abs(plain["ppl"] / ref["ppl"] - 1) < 1e-6, (plain, ref)
 assert plain["kld"] < 1e-9 and plain["top1"] == 1.0, plain
-assert m["int2-naive"]["kld"] > 1e-6 and m["oscar"]["kld"] > 0, m
+assert m["int2-naive"]["kld"] > 1e-6 and m["oscar"]["kld"] > 0 and m["oscar-c"]["kld"] > 0, m
+assert m["oscar-c"]["kld"] != m["oscar"]["kld"] and m["oscar-c"]["history_bits"] == m["oscar"]["history_bits"], m
 assert m["int2-naive"]["history_bits"] == 2.5 and ref["history_bits"] == 16.0, m
 assert c192["scored"] == 91 and c160["scored"] == 59, (c160["scored"], c192["scored"])
 bm = {x["mode"]: x for x in b["contexts"][0]["modes"]}

@@ -745,6 +745,99 @@ static void test_attention(void) {
     }
 }
 
+/* cfg.center: rows stored less the rotation file's means; attention unchanged up to rounding, and
+   INT2 history errors shrink when the rows share a large per-channel offset */
+static void test_cache_center(void) {
+    int d = 64, Hkv = 2, G = 2, Hq = 4, N = 800, i, j, t, pass;
+    float *K = (float *)malloc(sizeof(float) * N * Hkv * d), *V = (float *)malloc(sizeof(float) * N * Hkv * d);
+    float *q = (float *)malloc(sizeof(float) * Hq * d), *out = (float *)malloc(sizeof(float) * Hq * d);
+    float *kh = (float *)malloc(sizeof(float) * N * d), *vh = (float *)malloc(sizeof(float) * N * d), mu[2][2][64];
+    double ref[64], err[2] = {0, 0};
+    oscar_rotations rot;
+    oscar_kv kv;
+    oscar_kv_config cfg;
+    for (j = 0; j < Hkv; j++)
+        for (i = 0; i < d; i++) mu[0][j][i] = (float)(4.0 * synth_normal(&rng)), mu[1][j][i] = (float)(3.0 * synth_normal(&rng));
+    fill_normal(K, (size_t)N * Hkv * d, 1.0);
+    fill_normal(V, (size_t)N * Hkv * d, 1.0);
+    fill_normal(q, (size_t)Hq * d, 0.4);
+    for (t = 0; t < N; t++)
+        for (j = 0; j < Hkv; j++)
+            for (i = 0; i < d; i++) K[((size_t)t * Hkv + j) * d + i] += mu[0][j][i], V[((size_t)t * Hkv + j) * d + i] += mu[1][j][i];
+    CHECK(oscar_rotations_alloc(&rot, 1, d, Hkv, 0) == OSCAR_OK, "%s", rot.msg);
+    synth_orthogonal(rot.k_rot, d, &rng);
+    synth_orthogonal(rot.v_rot, d, &rng);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = 1; cfg.n_kv_heads = Hkv; cfg.head_dim = d;
+    cfg.mode = OSCAR_KV_INT2;
+    cfg.rot = &rot;
+    cfg.center = 1;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "means"), "center without means: %s", kv.msg);
+    CHECK(oscar_rotations_alloc_means(&rot) == OSCAR_OK, "%s", rot.msg);
+    for (j = 0; j < Hkv; j++) /* a calibration estimate: the offset plus noise */
+        for (i = 0; i < d; i++) {
+            rot.k_mean[j * d + i] = mu[0][j][i] + (float)(0.05 * synth_normal(&rng));
+            rot.v_mean[j * d + i] = mu[1][j][i] + (float)(0.05 * synth_normal(&rng));
+        }
+    cfg.mode = OSCAR_KV_BF16;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG, "center in BF16 mode: %s", kv.msg);
+    cfg.mode = OSCAR_KV_INT2;
+    /* pass 0: everything BF16 (sink N): the output equals attention over the original rows; pass 1, 2:
+       INT2 history (default sink / window), centered and not */
+    for (pass = 0; pass < 3; pass++) {
+        int seq = 0, g;
+        double num = 0.0, den = 0.0;
+        cfg.sink = pass == 0 ? N : 0;
+        cfg.center = pass != 2;
+        CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
+        oscar_kv_seq_create(&kv, &seq);
+        CHECK(oscar_kv_append(&kv, seq, 0, K, V, N) == OSCAR_OK, "%s", kv.msg);
+        CHECK(oscar_kv_attend(&kv, seq, 0, out, q, Hq, 0.0f) == OSCAR_OK, "%s", kv.msg);
+        for (j = 0; j < Hkv; j++) {
+            for (t = 0; t < N; t++) {
+                memcpy(kh + (size_t)t * d, K + ((size_t)t * Hkv + j) * d, sizeof(float) * d);
+                memcpy(vh + (size_t)t * d, V + ((size_t)t * Hkv + j) * d, sizeof(float) * d);
+            }
+            for (g = 0; g < G; g++) {
+                naive_attention(ref, q + (size_t)(j * G + g) * d, kh, vh, N, d, 1.0 / sqrt((double)d));
+                for (i = 0; i < d; i++) {
+                    const double e = ref[i] - out[(j * G + g) * d + i];
+                    num += e * e, den += ref[i] * ref[i];
+                }
+            }
+        }
+        if (pass == 0) CHECK(sqrt(num / den) <= 2e-3, "BF16 rows, centered: rel error %g against attention over the original rows", sqrt(num / den));
+        else err[pass - 1] = sqrt(num / den);
+        if (pass == 1) { /* stored rows are the rotated, centered rows */
+            float row[64], want[64], c[64];
+            double worst = 0.0;
+            t = N - 1; /* in the BF16 window */
+            oscar_kv_read_row(&kv, seq, 0, 1, t, row, NULL);
+            for (i = 0; i < d; i++) c[i] = K[((size_t)t * Hkv + 1) * d + i] - rot.k_mean[d + i];
+            oscar_rotate_rows(want, c, oscar_kv_rotation(&kv, 0, 1, 0), 1, d, 0);
+            for (i = 0; i < d; i++) worst = fmax(worst, fabs(want[i] - row[i]) / (fabs(want[i]) + 0.05));
+            CHECK(worst <= 1e-2, "stored window row differs from (k - mean) . R by a relative %g (BF16 rounding: 0.4%%)", worst);
+        }
+        oscar_kv_free(&kv);
+    }
+    printf("  rows with a per-channel offset, INT2 history: attention error %.4f centered, %.4f not\n", err[0], err[1]);
+    CHECK(err[0] < 0.5 * err[1], "centering should at least halve the error here: %g vs %g", err[0], err[1]);
+    /* the means in a rotation file */
+    {
+        oscar_rotations back;
+        rot.composition = OSCAR_COMP_R_H_PBR;
+        CHECK(oscar_rotations_save(&rot, tmp_path("rot-mean.safetensors")) == OSCAR_OK, "%s", rot.msg);
+        CHECK(oscar_rotations_load(&back, tmp_path("rot-mean.safetensors")) == OSCAR_OK, "%s", back.msg);
+        CHECK(back.k_mean && back.v_mean && !memcmp(back.k_mean, rot.k_mean, sizeof(float) * Hkv * d) && !memcmp(back.v_mean, rot.v_mean, sizeof(float) * Hkv * d), "means round-trip");
+        oscar_rotations_free(&back);
+        rot.v_mean[7] = NAN;
+        oscar_rotations_save(&rot, tmp_path("rot-mean.safetensors"));
+        CHECK(oscar_rotations_load(&back, tmp_path("rot-mean.safetensors")) == OSCAR_ERR_NONFINITE && back.k_rot == NULL, "NaN mean: %s", back.msg);
+    }
+    oscar_rotations_free(&rot);
+    free(K); free(V); free(q); free(out); free(kh); free(vh);
+}
+
 /* attention-output error of the four modes on synthetic attention-like data */
 static void test_mode_ordering(void) {
     int d = 128, Hq = 8, Hkv = 2, ncal = 1024, nctx = 1536, nq = 8, mode;
@@ -1201,6 +1294,7 @@ int main(void) {
     RUN(test_cache_fork_and_pool);
     RUN(test_cache_random_ops);
     RUN(test_attention);
+    RUN(test_cache_center);
     RUN(test_mode_ordering);
     RUN(test_rotate_q14);
     RUN(test_cache_wht);
