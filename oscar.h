@@ -35,10 +35,10 @@
      numbers      oscar_f32_to_f16, oscar_f16_to_f32, oscar_f32_to_bf16, oscar_bf16_to_f32
      >>wht        oscar_wht, oscar_bitrev, oscar_hadamard_matrix, oscar_is_pow2
      >>jacobi     oscar_jacobi_eig                 symmetric eigensolver, double precision
-     >>calib      oscar_calib_init/_add_q/_add_kv/_targets/_free   statistics of SPEC section 2
+     >>calib      oscar_calib_init/_add_q/_add_kv/_targets/_means/_free   statistics of SPEC section 2
      >>fit        oscar_rotation_fit, oscar_rotation_orth_error, oscar_composition_name/_parse,
                   oscar_rotate_rows, oscar_rotation_q14 + oscar_rotate_row_q14 (the cache's rows)
-     >>rot        oscar_rotations_alloc/_free/_save/_load/_set_fixed/_is_hadamard/_k/_v
+     >>rot        oscar_rotations_alloc/_alloc_means/_free/_save/_load/_set_fixed/_is_hadamard/_k/_v
      >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row, oscar_int2_dequantize_row,
                   oscar_int2_quantize_channels, oscar_int2_dequantize_channels (KIVI-2 keys)
      >>kv         oscar_kv_config_resolve, oscar_kv_init/_free, oscar_kv_seq_create/_fork/_release/_length,
@@ -74,6 +74,15 @@
          [K codes: P][d/4] [K scale,min: P][d/g][2] fp16 [V codes: P][d/4] [V scale,min: P][d/g][2]
      BF16 mode:  [K: P][d] bf16 [V: P][d] bf16.
      Window slot of position t >= S0 is (t - S0) % (W + P). P must divide W.
+
+   CENTERED ROWS (cfg.center; an extension of the SPEC, CPU cache only for now)
+     With rotations that carry calibration means (k_mean / v_mean: `oscar calibrate` and
+     `oscar fit` store them as layers.{i}.k.mean / v.mean), every K and V row is stored as
+     (x - mean) . R: sink, window and history alike. Attention is unchanged in exact arithmetic
+     (q . mean is one constant added to every score of a query, which the softmax ignores, and
+     the weights sum to 1, so the V mean is added back to the output), but an INT2 row no longer
+     spends its 4 levels on a per-channel offset shared by all tokens: with head dim 64 (one
+     group per row) this cut the KL divergence against BF16 3-4x on SmolLM2-135M (RESULTS.md).
 
    THREAD SAFETY
      No global state. Distinct objects may be used from distinct threads at the same time. One

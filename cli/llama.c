@@ -665,6 +665,15 @@ int llm_ctx_init(llm_ctx *c, const llm_model *m, const llm_ctx_config *cfg) {
                 if (r->k_eval && s->k_eval) memcpy(s->k_eval + (size_t)l * D, r->k_eval + ((size_t)l * nh + h) * D, (size_t)D * sizeof(float));
                 if (r->v_eval && s->v_eval) memcpy(s->v_eval + (size_t)l * D, r->v_eval + ((size_t)l * nh + h) * D, (size_t)D * sizeof(float));
             }
+            if (r->k_mean && r->v_mean && r->n_kv_heads != Hkv)
+                return llm__fail(c->msg, "the rotation file's means are for %d KV heads; the model has %d", r->n_kv_heads, Hkv);
+            if (r->k_mean && r->v_mean) { /* this cache's KV head i of the means */
+                if (oscar_rotations_alloc_means(s) != OSCAR_OK) return llm__fail(c->msg, "rotations: %s", s->msg);
+                for (l = 0; l < m->n_layer; l++) {
+                    memcpy(s->k_mean + (size_t)l * D, r->k_mean + ((size_t)l * Hkv + i) * D, (size_t)D * sizeof(float));
+                    memcpy(s->v_mean + (size_t)l * D, r->v_mean + ((size_t)l * Hkv + i) * D, (size_t)D * sizeof(float));
+                }
+            }
         }
     }
     for (i = 0; i < c->n_caches; i++) {

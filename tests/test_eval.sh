@@ -66,5 +66,9 @@ assert (a["sink"], a["window"]) == (64, 256), (a["sink"], a["window"])
 assert (b["sink"], b["window"]) == (16, 0), (b["sink"], b["window"])
 EOF
 
+# 4. oscar-c through caches split per KV head (niah's threads): the means follow each head
+"$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv oscar-c --rot "$T/rot.st" --lengths 160 --depths 50 --sink 16 --window 0 -t 2 --json >"$T/n3.json" 2>"$T/log" \
+  && ok "niah --kv oscar-c with per-head caches" || { cat "$T/log"; bad "niah oscar-c"; }
+
 echo "test_eval: $pass passed, $fail failed"
 [ "$fail" = 0 ]
