@@ -1,0 +1,18 @@
+#!/bin/sh
+# Device-machine helper for the quality runs of issue 6 (the CPU tool on the device host's cores).
+# The model (98 MB) is over the 64 MiB a device call may carry, so it travels in two calls:
+#   call 1: carry .mp1 (first part of `split -b 49000000 -d` of the GGUF): sh tools/issue6/dev_build.sh a
+#   call 2: carry .mp2 (second part):                                         sh tools/issue6/dev_build.sh b
+# "a" stores the first part and builds build/d/oscar (-O3 -march=native); "b" joins the parts,
+# checks the SHA-256 that mk/model.mk checks and copies the texts of ../shared/data (carried in
+# .mp2 too) to models/.
+set -e
+M=models/SmolLM2-135M-Instruct.Q4_1.gguf
+mkdir -p models build/d
+case "$1" in
+a)  cp .mp1/a models/part_a
+    make -n BUILD=build/d build/d/oscar | tail -1 | sed 's/-O2/-O3 -march=native/' | sh
+    nproc; grep -m1 'model name' /proc/cpuinfo ;;
+b)  cat models/part_a .mp2/b .mp2/c > $M && rm -f models/part_a && cp .mp2/*.txt models/
+    echo "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53  $M" | sha256sum -c - ;;
+esac
