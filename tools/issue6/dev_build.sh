@@ -1,11 +1,12 @@
 #!/bin/sh
 # Device-machine helper for the quality runs of issue 6 (the CPU tool on the device host's cores).
 # The model (98 MB) is over the 64 MiB a device call may carry, so it travels in two calls:
-#   call 1: carry .mp1 (first part of `split -b 49000000 -d` of the GGUF): sh tools/issue6/dev_build.sh a
-#   call 2: carry .mp2 (second part):                                         sh tools/issue6/dev_build.sh b
+# `split -b 49000000 -d` of the GGUF gives three parts: the first goes in .mp1/a, the second and the
+# 362,432-byte third in .mp2/b and .mp2/c, next to copies of ../shared/data/*.txt.
+#   call 1: carry .mp1: sh tools/issue6/dev_build.sh a
+#   call 2: carry .mp2: sh tools/issue6/dev_build.sh b   (within 30 s: an idle machine is given back)
 # "a" stores the first part and builds build/d/oscar (-O3 -march=native); "b" joins the parts,
-# checks the SHA-256 that mk/model.mk checks and copies the texts of ../shared/data (carried in
-# .mp2 too) to models/.
+# checks the SHA-256 that mk/model.mk checks and copies the texts to models/.
 set -e
 M=models/SmolLM2-135M-Instruct.Q4_1.gguf
 mkdir -p models build/d
