@@ -303,7 +303,10 @@ typedef enum oscar_kv_mode {
 typedef struct oscar_kv_config {
     int n_layers, n_kv_heads, head_dim; /* required */
     int mode;          /* OSCAR_KV_BF16 (default), OSCAR_KV_INT2 or OSCAR_KV_KIVI2 */
-    int group_size;    /* 0: min(128, d) */
+    int group_size;    /* 0: min(128, d); the K rows' group (and V's unless v_group_size is set) */
+    int v_group_size;  /* 0: group_size. The V rows' group in INT2 mode, so that K can take more bits than V
+                          (for example K at 32, V at 64: 3 and 2.5 bits); an extension of the SPEC's cache,
+                          CPU only (the GPU cache wants v_group_size == group_size) */
     int sink;          /* 0: 64, OSCAR_NONE: no sink */
     int window;        /* 0: 256, OSCAR_NONE: 0 */
     int page_size;     /* 0: 64 tokens; must divide the window */
@@ -332,7 +335,7 @@ typedef struct oscar_kv_seq {
 
 typedef struct oscar_kv {
     oscar_kv_config cfg;  /* with defaults filled in */
-    int d, g, S0, W, P, L, Hkv, ring, int2, kivi; /* int2: history is quantised (INT2 or KIVI2) */
+    int d, g, gv, S0, W, P, L, Hkv, ring, int2, kivi; /* g / gv: K / V group; int2: history is quantised (INT2 or KIVI2) */
     float k_clip, v_clip;
     size_t head_page_bytes, page_bytes, k_part; /* k_part: bytes of K inside a head page */
     float *flush_buf;     /* KIVI2: [P][d] one page of K rows */
@@ -1244,6 +1247,9 @@ OSCAR_DEF int oscar_kv_config_resolve(oscar_kv_config *out, const oscar_kv_confi
     if (c.group_size == 0) c.group_size = d < 128 ? d : 128;
     if (!oscar_is_pow2(c.group_size) || c.group_size > d || d % c.group_size)
         return oscar__fail(msg, OSCAR_ERR_DIM, "kv config: group size %d is not a power of two dividing head_dim %d", c.group_size, d);
+    if (c.v_group_size == 0) c.v_group_size = c.group_size;
+    if (!oscar_is_pow2(c.v_group_size) || c.v_group_size > d || d % c.v_group_size)
+        return oscar__fail(msg, OSCAR_ERR_DIM, "kv config: V group size %d is not a power of two dividing head_dim %d", c.v_group_size, d);
     if (c.sink == 0) c.sink = 64;
     else if (c.sink == OSCAR_NONE) c.sink = 0;
     if (c.window == 0) c.window = 256;
@@ -1280,6 +1286,7 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
     d = c.head_dim;
     kv->d = d;
     kv->g = c.group_size;
+    kv->gv = c.v_group_size;
     kv->S0 = c.sink;
     kv->W = c.window;
     kv->P = c.page_size;
@@ -1291,9 +1298,9 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
     kv->k_clip = kv->kivi ? -1.0f : c.k_clip;
     kv->v_clip = kv->kivi ? -1.0f : c.v_clip;
     if (kv->int2) { /* codes, then fp16 (scale, min): per token and group, or (KIVI K) per channel */
-        size_t per_token = (size_t)kv->P * d / 4 + (size_t)kv->P * (d / kv->g) * 4;
-        kv->k_part = kv->kivi ? (size_t)kv->P * d / 4 + (size_t)d * 4 : per_token;
-        kv->head_page_bytes = kv->k_part + per_token;
+        size_t codes = (size_t)kv->P * d / 4;
+        kv->k_part = kv->kivi ? codes + (size_t)d * 4 : codes + (size_t)kv->P * (d / kv->g) * 4;
+        kv->head_page_bytes = kv->k_part + codes + (size_t)kv->P * (d / kv->gv) * 4;
     } else {
         kv->k_part = (size_t)kv->P * d * 2;
         kv->head_page_bytes = 2 * kv->k_part;
@@ -1546,7 +1553,7 @@ static const int16_t *oscar__kv_rotq(const oscar_kv *kv, int layer, int kv_head,
 
 /* quantise (or copy) the P oldest window rows of (seq, layer) into history page `page` */
 static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) {
-    int h, t, d = kv->d, P = kv->P, ng = kv->d / kv->g, half;
+    int h, t, d = kv->d, P = kv->P, half;
     float row[OSCAR_MAX_HEAD_DIM];
     for (h = 0; h < kv->Hkv; h++) {
         uint8_t *pg = oscar_kv_page_ptr(kv, layer, page, h);
@@ -1560,10 +1567,10 @@ static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) 
                 if (kv->kivi && !half) { /* K per channel: gather the page, quantise below */
                     for (i = 0; i < d; i++) kv->flush_buf[(size_t)t * d + i] = oscar_bf16_to_f32(src[i]);
                 } else if (kv->int2) {
-                    int rc;
+                    int rc, g = half ? kv->gv : kv->g;
                     for (i = 0; i < d; i++) row[i] = oscar_bf16_to_f32(src[i]);
-                    rc = oscar_int2_quantize_row(base + (size_t)t * (d / 4), (uint16_t *)(void *)(base + (size_t)P * (d / 4) + (size_t)t * ng * 4),
-                                                 row, d, kv->g, half ? kv->v_clip : kv->k_clip);
+                    rc = oscar_int2_quantize_row(base + (size_t)t * (d / 4), (uint16_t *)(void *)(base + (size_t)P * (d / 4) + (size_t)t * (d / g) * 4),
+                                                 row, d, g, half ? kv->v_clip : kv->k_clip);
                     OSCAR_ASSERT(rc == OSCAR_OK); /* rows were range-checked on append */
                     (void)rc;
                 } else {
@@ -1710,7 +1717,8 @@ static void oscar__kv_row(const oscar_kv *kv, int seq, int layer, int h, int pos
             return;
         }
         if (kv->int2) {
-            oscar_int2_dequantize_row(out, base + (size_t)t * (d / 4), (const uint16_t *)(const void *)(base + (size_t)P * (d / 4) + (size_t)t * (d / kv->g) * 4), d, kv->g);
+            int g = half ? kv->gv : kv->g;
+            oscar_int2_dequantize_row(out, base + (size_t)t * (d / 4), (const uint16_t *)(const void *)(base + (size_t)P * (d / 4) + (size_t)t * (d / g) * 4), d, g);
             return;
         }
         src = (const uint16_t *)(const void *)(base + (size_t)t * d * 2);

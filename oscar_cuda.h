@@ -4488,6 +4488,10 @@ OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_
         snprintf(kv->msg, sizeof kv->msg, "the GPU cache has no KIVI-2 mode (a CPU baseline)");
         return OSCAR_ERR_INVALID_ARG;
     }
+    if (c.v_group_size != c.group_size) {
+        snprintf(kv->msg, sizeof kv->msg, "the GPU cache has one group size for K and V (v_group_size %d != group_size %d is CPU-only)", c.v_group_size, c.group_size);
+        return OSCAR_ERR_INVALID_ARG;
+    }
     if (c.center) {
         snprintf(kv->msg, sizeof kv->msg, "the GPU cache does not center rows yet (oscar_kv_config.center is CPU-only)");
         return OSCAR_ERR_INVALID_ARG;

@@ -484,7 +484,7 @@ typedef struct ev_modes {
     int listed[KVM_COUNT + 1];   /* shown in the table */
     oscar_rotations had, fitted;
     int have_had, have_fitted;
-    int sink, window, group;     /* -1: default */
+    int sink, window, group, v_group; /* sink, window -1: default; groups 0: default */
     float k_clip, v_clip;        /* 0: the mode's own */
     int ctx_threads;
     llm_ctx ctx[KVM_COUNT + 1];
@@ -563,6 +563,7 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
             if (E->k_clip != 0) cfg.kv.k_clip = E->k_clip < 0 ? -1.0f : E->k_clip;
             if (E->v_clip != 0) cfg.kv.v_clip = E->v_clip < 0 ? -1.0f : E->v_clip;
         }
+        if (E->v_group > 0) cfg.kv.v_group_size = E->v_group;
         if (llm_ctx_init(&E->ctx[i], E->m, &cfg)) {
             fprintf(stderr, "oscar %s: %s: %s\n", E->cmd, kvm_names[E->modes[i]], E->ctx[i].msg);
             return -1;
@@ -660,6 +661,7 @@ static void ev_ppl_usage(FILE *f) {
             "                     [C/2, C-1) (or [N, C-1) with --score-from), exactly what `-c C` over a window\n"
             "                     starting at the same token computes (attention is causal)\n"
             "  --sink N, --window N, --group N   cache geometry for every mode (default 64, 256, min(128, d))\n"
+            "  --v-group N        V's INT2 group in every INT2 mode (default: K's), so that K can take more bits\n"
             "  --k-clip X, --v-clip X            override the clips of int2-hadamard and oscar (< 0: none)\n"
             "  --batch N          tokens per forward chunk (default 32)\n"
             "  -t, --threads N    threads (default: all cores; modes run side by side, one thread each)\n"
@@ -672,7 +674,7 @@ static void ev_ppl_usage(FILE *f) {
 int oscar_cli_ppl(int argc, char **argv) {
     const char *model = NULL, *file = NULL, *list = NULL, *rotfile = NULL;
     int ctx = 0, windows = 1, start = 0, score_from = -1, batch = 32, threads = cli_threads(), json = 0, progress = 0, i, w, c, rc = 1;
-    int sink = -1, window = -1, group = 0, *ids = NULL, n_ids = 0, nm, V, ctxs[EV_MAX_CTXS], nc = 0, from[EV_MAX_CTXS], min_from;
+    int sink = -1, window = -1, group = 0, v_group = 0, *ids = NULL, n_ids = 0, nm, V, ctxs[EV_MAX_CTXS], nc = 0, from[EV_MAX_CTXS], min_from;
     float kc = 0, vc = 0;
     llm_model m;
     ev_modes E;
@@ -704,6 +706,7 @@ int oscar_cli_ppl(int argc, char **argv) {
         else if (!strcmp(o, "--sink")) { if (!cli_parse_int("ppl", o, v, 0, 1 << 20, &sink)) return 2; }
         else if (!strcmp(o, "--window")) { if (!cli_parse_int("ppl", o, v, 0, 1 << 20, &window)) return 2; }
         else if (!strcmp(o, "--group")) { if (!cli_parse_int("ppl", o, v, 1, OSCAR_MAX_HEAD_DIM, &group)) return 2; }
+        else if (!strcmp(o, "--v-group")) { if (!cli_parse_int("ppl", o, v, 1, OSCAR_MAX_HEAD_DIM, &v_group)) return 2; }
         else if (!strcmp(o, "--k-clip")) { if (!cli_parse_float("ppl", o, v, -1.0, 1.0, &kc)) return 2; }
         else if (!strcmp(o, "--v-clip")) { if (!cli_parse_float("ppl", o, v, -1.0, 1.0, &vc)) return 2; }
         else if (!strcmp(o, "--batch")) { if (!cli_parse_int("ppl", o, v, 1, 4096, &batch)) return 2; }
@@ -746,6 +749,7 @@ int oscar_cli_ppl(int argc, char **argv) {
     E.sink = sink;
     E.window = window;
     E.group = group;
+    E.v_group = v_group;
     E.k_clip = kc;
     E.v_clip = vc;
     if (ev_modes_setup(&E, "ppl", &m, list, rotfile)) goto done;
@@ -816,8 +820,8 @@ int oscar_cli_ppl(int argc, char **argv) {
     }
     if (json) {
         printf("{\"model\": \"%s\", \"text\": \"%s\", \"ctx\": %d, \"windows\": %d, \"start\": %d, \"sink\": %d, \"window\": %d, "
-               "\"group\": %d, \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"seconds\": %.1f, \"contexts\": [",
-               ev_base(model), ev_base(file), ctx, windows, start, sink < 0 ? 64 : sink, window < 0 ? 256 : window, group,
+               "\"group\": %d, \"v_group\": %d, \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"seconds\": %.1f, \"contexts\": [",
+               ev_base(model), ev_base(file), ctx, windows, start, sink < 0 ? 64 : sink, window < 0 ? 256 : window, group, v_group,
                rotfile ? ev_base(rotfile) : "", kc, vc, cli_now() - t0);
         for (c = 0; c < nc; c++) {
             int k = 0;
@@ -991,6 +995,7 @@ static void ev_niah_usage(FILE *f) {
             "  --seed N           numbers and filler offsets (default 1)\n"
             "  --k-clip X, --v-clip X  override the clips of int2-hadamard and oscar (< 0: none)\n"
             "  --sink N, --window N    BF16 sink and window of every mode (default 64, 256; 0: none)\n"
+            "  --group N, --v-group N  INT2 group of K (and V) and of V alone in every INT2 mode (default min(128, d))\n"
             "  -t, --threads N    threads (default: all cores; modes run side by side)\n"
             "  --json             JSON on stdout instead of tables      -v  print every answer\n");
 }
@@ -999,7 +1004,7 @@ int oscar_cli_niah(int argc, char **argv) {
     const char *model = NULL, *file = NULL, *list = NULL, *rotfile = NULL;
     int lengths[16] = {1024, 2048, 4096, 8000}, depths[16] = {10, 30, 50, 70, 90}, nl = 4, nd = 5, trials = 1, seed = 1;
     int threads = cli_threads(), json = 0, verbose = 0, i, rc = 1, *fill = NULL, n_fill = 0, li, di, tr, nm, max_new = 32;
-    int sink = -1, window = -1;
+    int sink = -1, window = -1, group = 0, v_group = 0;
     float kc = 0, vc = 0;
     int *hits = NULL, *prompt = NULL, np = 0, pcap = 0;
     llm_model m;
@@ -1028,6 +1033,8 @@ int oscar_cli_niah(int argc, char **argv) {
         else if (!strcmp(o, "--v-clip")) { if (!cli_parse_float("niah", o, v, -1.0, 1.0, &vc)) return 2; }
         else if (!strcmp(o, "--sink")) { if (!cli_parse_int("niah", o, v, 0, 1 << 20, &sink)) return 2; }
         else if (!strcmp(o, "--window")) { if (!cli_parse_int("niah", o, v, 0, 1 << 20, &window)) return 2; }
+        else if (!strcmp(o, "--group")) { if (!cli_parse_int("niah", o, v, 1, OSCAR_MAX_HEAD_DIM, &group)) return 2; }
+        else if (!strcmp(o, "--v-group")) { if (!cli_parse_int("niah", o, v, 1, OSCAR_MAX_HEAD_DIM, &v_group)) return 2; }
         else if (!strcmp(o, "-t") || !strcmp(o, "--threads")) { if (!cli_parse_int("niah", o, v, 1, LLM_MAX_THREADS, &threads)) return 2; }
         else {
             fprintf(stderr, "oscar niah: unknown option '%s'\n", o);
@@ -1055,6 +1062,8 @@ int oscar_cli_niah(int argc, char **argv) {
     if (ev_modes_setup(&E, "niah", &m, list, rotfile)) goto done;
     E.sink = sink; /* -1: the cache's defaults (SPEC: 64 and 256) */
     E.window = window;
+    E.group = group;
+    E.v_group = v_group;
     E.k_clip = kc;
     E.v_clip = vc;
     nm = E.n;
@@ -1140,10 +1149,10 @@ int oscar_cli_niah(int argc, char **argv) {
                 ev_prog_update(&prog, progressed);
             }
     if (json) {
-        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"sink\": %d, \"window\": %d, \"trials\": %d, "
+        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"sink\": %d, \"window\": %d, \"group\": %d, \"v_group\": %d, \"trials\": %d, "
                "\"seed\": %d, \"seconds\": %.1f, \"lengths\": [",
-               ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, E.ctx[0].kv ? E.ctx[0].kv[0].S0 : -1, E.ctx[0].kv ? E.ctx[0].kv[0].W : -1, trials,
-               seed, cli_now() - t0);
+               ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, E.ctx[0].kv ? E.ctx[0].kv[0].S0 : -1, E.ctx[0].kv ? E.ctx[0].kv[0].W : -1, group,
+               v_group, trials, seed, cli_now() - t0);
         for (li = 0; li < nl; li++) printf("%s%d", li ? ", " : "", lengths[li]);
         printf("], \"depths\": [");
         for (di = 0; di < nd; di++) printf("%s%d", di ? ", " : "", depths[di]);

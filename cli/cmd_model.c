@@ -191,6 +191,7 @@ static void cm__run_help(FILE *o) {
             "  --window N          BF16 recent-window tokens (default 256; 0: none)\n"
             "  --page N            tokens per history page (default 64; must divide the window)\n"
             "  --group N           INT2 group size (default min(128, head dim))\n"
+            "  --v-group N         V's INT2 group size if it differs from K's (CPU cache only)\n"
             "  --k-clip X          key clip ratio (default 0.96, or the rotation file's; < 0 disables)\n"
             "  --v-clip X          value clip ratio (default 0.92, or the rotation file's; < 0 disables)\n"
             "  --temp X            sampling temperature (default 0: greedy)\n"
@@ -401,7 +402,7 @@ int oscar_cli_run(int argc, char **argv) {
     const char *dump_path = NULL;
     cm__dump dump;
     int chat = 0, n_predict = 64, threads = cm__threads_default(), n_ctx = 0, batch = 32, one_cache = 0;
-    int ignore_eos = 0, echo = 0, progress = -1, sink = -1, window = -1, page = 0, group = 0, seed = 1;
+    int ignore_eos = 0, echo = 0, progress = -1, sink = -1, window = -1, page = 0, group = 0, v_group = 0, seed = 1;
     float temp = 0, top_p = 0.9f, k_clip = 0, v_clip = 0;
     int have_kc = 0, have_vc = 0, i, rc = 1, n_ids = 0, *ids = NULL, n_gen = 0, rot_loaded = 0;
     char *text = NULL, *chat_text = NULL;
@@ -434,6 +435,7 @@ int oscar_cli_run(int argc, char **argv) {
         else if (!strcmp(a, "--window")) { CM_VAL(); if (cm__int(argv[0], a, v, 0, 1 << 20, &window)) return 2; }
         else if (!strcmp(a, "--page")) { CM_VAL(); if (cm__int(argv[0], a, v, 1, 1 << 16, &page)) return 2; }
         else if (!strcmp(a, "--group")) { CM_VAL(); if (cm__int(argv[0], a, v, 1, 1 << 16, &group)) return 2; }
+        else if (!strcmp(a, "--v-group")) { CM_VAL(); if (cm__int(argv[0], a, v, 1, 1 << 16, &v_group)) return 2; }
         else if (!strcmp(a, "--k-clip")) { CM_VAL(); if (cm__float(argv[0], a, v, &k_clip)) return 2; have_kc = 1; }
         else if (!strcmp(a, "--v-clip")) { CM_VAL(); if (cm__float(argv[0], a, v, &v_clip)) return 2; have_vc = 1; }
         else if (!strcmp(a, "--temp")) { CM_VAL(); if (cm__float(argv[0], a, v, &temp)) return 2; }
@@ -469,6 +471,7 @@ int oscar_cli_run(int argc, char **argv) {
     cfg.kv.window = window < 0 ? 0 : (window == 0 ? OSCAR_NONE : window);
     cfg.kv.page_size = page;
     cfg.kv.group_size = group;
+    cfg.kv.v_group_size = v_group;
     if (!strcmp(kvmode, "bf16")) {
         cfg.kv.mode = OSCAR_KV_BF16;
     } else if (!strcmp(kvmode, "int2-naive")) {

@@ -359,7 +359,9 @@ static void cache_rotate(float *y, const float *x, const float *R, int d) {
 }
 
 /* expected stored row (rotated basis) for the raw row x at position pos with history H */
-static void expected_row(const oscar_kv *kv, const float *R, const float *x, int in_hist, float clip, float *out) {
+static void expected_row(const oscar_kv *kv, const float *R, const float *x, int in_hist, int is_v, float *out) {
+    float clip = is_v ? kv->v_clip : kv->k_clip;
+    int g = is_v ? kv->gv : kv->g;
     float rot[256], b[256];
     uint8_t c[64];
     uint16_t sm[512];
@@ -371,8 +373,8 @@ static void expected_row(const oscar_kv *kv, const float *R, const float *x, int
         memcpy(out, b, sizeof(float) * d);
         return;
     }
-    oscar_int2_quantize_row(c, sm, b, d, kv->g, clip);
-    oscar_int2_dequantize_row(out, c, sm, d, kv->g);
+    oscar_int2_quantize_row(c, sm, b, d, g, clip);
+    oscar_int2_dequantize_row(out, c, sm, d, g);
 }
 
 /* KIVI2 keys: the stored K row at pos, quantised per channel over its page (raw rows K, stride Hkv) */
@@ -403,13 +405,15 @@ static void test_cache_bookkeeping(void) {
         synth_orthogonal(rot.k_rot + (size_t)i * d * d, d, &rng);
         synth_orthogonal(rot.v_rot + (size_t)i * d * d, d, &rng);
     }
-    for (mode = 0; mode < 3; mode++) { /* bf16, int2 (rotated, clipped), kivi2 */
+    for (mode = 0; mode < 4; mode++) { /* bf16, int2 (rotated, clipped), kivi2, int2 with K group 4 / V group 16 */
         memset(&cfg, 0, sizeof cfg);
         cfg.n_layers = L; cfg.n_kv_heads = Hkv; cfg.head_dim = d; cfg.group_size = 8;
         cfg.sink = S0; cfg.window = W; cfg.page_size = P; cfg.max_pages = 64; cfg.max_seqs = 4;
         cfg.mode = mode == 2 ? OSCAR_KV_KIVI2 : (mode ? OSCAR_KV_INT2 : OSCAR_KV_BF16);
         cfg.rot = &rot;
+        if (mode == 3) cfg.group_size = 4, cfg.v_group_size = 16;
         CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
+        CHECK(kv.g == cfg.group_size && kv.gv == (mode == 3 ? 16 : cfg.group_size), "mode %d: groups %d / %d", mode, kv.g, kv.gv);
         CHECK(oscar_kv_seq_create(&kv, &seq) == OSCAR_OK, "%s", kv.msg);
         for (n = 1; n <= N; n++) {
             int ns, nh, nr, bad = 0;
@@ -422,8 +426,8 @@ static void test_cache_bookkeeping(void) {
                     for (pos = 0; pos < n; pos++) {
                         int in_hist = pos >= S0 && pos < S0 + nh;
                         oscar_kv_read_row(&kv, seq, l, h, pos, kr, vr);
-                        expected_row(&kv, oscar_kv_rotation(&kv, l, h, 0), K + ((size_t)pos * Hkv + h) * d, in_hist, kv.k_clip, ke);
-                        expected_row(&kv, oscar_kv_rotation(&kv, l, h, 1), V + ((size_t)pos * Hkv + h) * d, in_hist, kv.v_clip, ve);
+                        expected_row(&kv, oscar_kv_rotation(&kv, l, h, 0), K + ((size_t)pos * Hkv + h) * d, in_hist, 0, ke);
+                        expected_row(&kv, oscar_kv_rotation(&kv, l, h, 1), V + ((size_t)pos * Hkv + h) * d, in_hist, 1, ve);
                         if (mode == 2 && in_hist) expected_kivi_k(&kv, K, Hkv, h, pos, ke);
                         if (memcmp(kr, ke, sizeof(float) * d) || memcmp(vr, ve, sizeof(float) * d)) bad++;
                     }
@@ -451,6 +455,10 @@ static void test_cache_bookkeeping(void) {
             CHECK(m.n_tokens == N && m.n_sink == S0 && m.n_history == nh && m.n_window == N - S0 - nh, "token counts");
             CHECK(m.sink_bytes == (size_t)S0 * row * d * 2 && m.window_bytes == (size_t)(N - S0 - nh) * row * d * 2, "bf16 bytes");
             if (mode == 1) CHECK(m.code_bytes == (size_t)nh * row * d / 4 && m.scale_bytes == (size_t)nh * row * (d / 8) * 4, "int2 bytes");
+            if (mode == 3) { /* K: d / 4 groups, V: one group per row */
+                CHECK(m.code_bytes == (size_t)nh * row * d / 4 && m.scale_bytes == (size_t)nh * L * Hkv * (d / 4 + d / 16) * 4, "int2 bytes, K group 4 / V group 16");
+                CHECK(fabs(m.history_bits_per_element - (2.0 + 32.0 / 4 + 2.0 + 32.0 / 16) / 2.0) < 1e-12, "history bits %g", m.history_bits_per_element);
+            }
             if (mode == 2) CHECK(m.code_bytes == (size_t)nh * row * d / 4 && m.scale_bytes == (size_t)(nh / P) * L * Hkv * (d * 4 + P * (d / 8) * 4), "kivi2 bytes");
             if (mode == 0) CHECK(m.history_bf16_bytes == (size_t)nh * row * d * 2, "bf16 history bytes");
             CHECK(fabs(m.bits_per_element - m.total_bytes * 8.0 / ((double)N * row * d)) < 1e-9, "bits");
@@ -624,8 +632,8 @@ static void test_cache_random_ops(void) {
                         float kr[D], vr[D], ke[D], ve[D];
                         int in_hist = pos >= 2 && pos < 2 + nh;
                         oscar_kv_read_row(&kv, i, l, 0, pos, kr, vr);
-                        expected_row(&kv, oscar_kv_rotation(&kv, l, 0, 0), m[i].k + ((size_t)pos * L + l) * D, in_hist, kv.k_clip, ke);
-                        expected_row(&kv, oscar_kv_rotation(&kv, l, 0, 1), m[i].v + ((size_t)pos * L + l) * D, in_hist, kv.v_clip, ve);
+                        expected_row(&kv, oscar_kv_rotation(&kv, l, 0, 0), m[i].k + ((size_t)pos * L + l) * D, in_hist, 0, ke);
+                        expected_row(&kv, oscar_kv_rotation(&kv, l, 0, 1), m[i].v + ((size_t)pos * L + l) * D, in_hist, 1, ve);
                         if (memcmp(kr, ke, sizeof kr) || memcmp(vr, ve, sizeof vr)) bad_rows++;
                     }
                 }
@@ -910,6 +918,11 @@ static void test_cache_bad_input(void) {
     CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_DIM && strstr(kv.msg, "group"), "group 32 > d");
     cfg.group_size = 6;
     CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_DIM, "group 6");
+    cfg.group_size = 8; cfg.v_group_size = 32;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_DIM && strstr(kv.msg, "V group size 32"), "V group 32 > d: %s", kv.msg);
+    cfg.v_group_size = 12;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_DIM && strstr(kv.msg, "V group"), "V group 12: %s", kv.msg);
+    cfg.v_group_size = 0;
     cfg.group_size = 0; cfg.page_size = 48;
     CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "divide"), "page 48 vs window 256");
     cfg.page_size = 0; cfg.k_clip = 1.5f;
