@@ -2,6 +2,7 @@
 # Needle runs on the device host's cores (after dev_build.sh a/b), detached so that they outlive one
 # device call (each call lasts at most 10 minutes; the machine stays held while calls follow).
 #   sh tools/issue6/dev_niah.sh start ROT       four jobs of oscar-c side by side, 4 threads each
+#   sh tools/issue6/dev_niah.sh jobs ROT NAME "OPTIONS" ...   any oscar-c needle runs, 4 threads each
 #   sh tools/issue6/dev_niah.sh wait SECONDS    waits until the jobs end or SECONDS pass, prints
 #                                               their progress, copies finished JSON/logs to $OUT
 # The needles equal those of the bf16 runs in RESULTS.md (same seeds, lengths and depths at the
@@ -19,9 +20,16 @@ start)
         setsid nohup sh -c "./build/d/oscar niah -m $M -f $T --rot $rot --kv oscar-c $args -t 4 --json -v > $D/$name.json 2> $D/$name.log; echo rc \$? >> $D/$name.log" > /dev/null 2>&1 &
     done
     sleep 2; ls $D ;;
+jobs)  # jobs ROT NAME "OPTIONS" [NAME "OPTIONS" ...]: any needle runs of oscar-c, 4 threads each
+    mkdir -p $D; rot=$2; shift 2
+    while [ $# -ge 2 ]; do
+        setsid nohup sh -c "./build/d/oscar niah -m $M -f $T --rot $rot --kv oscar-c $2 -t 4 --json -v > $D/$1.json 2> $D/$1.log; echo rc \$? >> $D/$1.log" > /dev/null 2>&1 &
+        shift 2
+    done
+    sleep 2; ls $D ;;
 wait)
     end=$(( $(date +%s) + $2 ))
-    while [ $(date +%s) -lt $end ] && [ $(grep -l '^rc ' $D/*.log 2>/dev/null | wc -l) -lt 4 ]; do sleep 5; done
+    while [ $(date +%s) -lt $end ] && [ $(grep -l '^rc ' $D/*.log 2>/dev/null | wc -l) -lt $(ls $D/*.log | wc -l) ]; do sleep 5; done
     for f in $D/*.log; do echo "== $f"; grep -c 'HIT\|miss' $f; grep '^rc\|HIT\|miss' $f | tail -3; done
     cp $D/* "$OUT"/ 2>/dev/null; true ;;
 esac
