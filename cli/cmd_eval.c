@@ -878,6 +878,11 @@ typedef struct ev_gen {
     double *t;       /* [n_modes][2] prompt and generation seconds */
     int fail;
     int listed_only; /* 1: modes not asked for (the bf16 reference) generate nothing */
+    const int *forced;   /* score mode: the answer fed after the prompt (no generation) */
+    const char *scored;  /* [n_forced] 1 where the forced token's log-probability counts */
+    int n_forced;
+    double *nll;         /* [n_modes] sum of -log p over the scored tokens */
+    int *top;            /* [n_modes] 1 if every scored token was the argmax */
 } ev_gen;
 
 static int ev_is_stop(const llm_model *m, int id) {
@@ -902,6 +907,25 @@ static void ev_gen_task(void *arg, int i) {
     if (llm_eval(c, G->prompt, G->n_prompt, c->logits, 0, NULL, NULL)) goto fail;
     G->t[2 * i] = cli_now() - t0;
     t0 = cli_now();
+    if (G->forced) { /* teacher-force the answer: log-probabilities of the scored tokens */
+        int j, V = m->n_vocab;
+        G->nll[i] = 0.0;
+        G->top[i] = 1;
+        for (j = 0; j < G->n_forced; j++) {
+            if (G->scored[j]) {
+                double mx = c->logits[0], sum = 0.0;
+                int k;
+                for (k = 1; k < V; k++)
+                    if (c->logits[k] > mx) mx = c->logits[k];
+                for (k = 0; k < V; k++) sum += exp((double)c->logits[k] - mx);
+                G->nll[i] += mx + log(sum) - (double)c->logits[G->forced[j]];
+                if (ev_argmax(c->logits, V) != G->forced[j]) G->top[i] = 0;
+            }
+            if (j + 1 < G->n_forced && llm_eval(c, &G->forced[j], 1, c->logits, 0, NULL, NULL)) goto fail;
+        }
+        G->t[2 * i + 1] = cli_now() - t0;
+        return;
+    }
     while (n < G->max_new) {
         int next = ev_argmax(c->logits, m->n_vocab);
         if (ev_is_stop(m, next)) break;
@@ -997,13 +1021,20 @@ static void ev_niah_usage(FILE *f) {
             "  --sink N, --window N    BF16 sink and window of every mode (default 64, 256; 0: none)\n"
             "  --group N, --v-group N  INT2 group of K (and V) and of V alone in every INT2 mode (default min(128, d))\n"
             "  -t, --threads N    threads (default: all cores; modes run side by side)\n"
+            "  --score            instead of generating, feed the answer \"The special magic number mentioned in\n"
+            "                     the text is NNNN.\" after the prompt and score its digits: the sum of -log p of\n"
+            "                     the digit tokens (reported as the mean per needle) and a hit when every digit\n"
+            "                     is the argmax; a continuous measure that a few needles resolve better\n"
             "  --json             JSON on stdout instead of tables      -v  print every answer\n");
 }
 
 int oscar_cli_niah(int argc, char **argv) {
     const char *model = NULL, *file = NULL, *list = NULL, *rotfile = NULL;
     int lengths[16] = {1024, 2048, 4096, 8000}, depths[16] = {10, 30, 50, 70, 90}, nl = 4, nd = 5, trials = 1, seed = 1;
-    int threads = cli_threads(), json = 0, verbose = 0, i, rc = 1, *fill = NULL, n_fill = 0, li, di, tr, nm, max_new = 32;
+    int threads = cli_threads(), json = 0, verbose = 0, score = 0, i, rc = 1, *fill = NULL, n_fill = 0, li, di, tr, nm, max_new = 32;
+    int *forced = NULL, n_forced = 0;
+    char scored[32];
+    double *nll = NULL;
     int sink = -1, window = -1, group = 0, v_group = 0;
     float kc = 0, vc = 0;
     int *hits = NULL, *prompt = NULL, np = 0, pcap = 0;
@@ -1020,6 +1051,7 @@ int oscar_cli_niah(int argc, char **argv) {
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { ev_niah_usage(stdout); return 0; }
         else if (!strcmp(o, "--json")) json = 1;
         else if (!strcmp(o, "-v")) verbose = 1;
+        else if (!strcmp(o, "--score")) score = 1;
         else if (!(v = cli_value("niah", argc, argv, &i))) return 2;
         else if (!strcmp(o, "-m") || !strcmp(o, "--model")) model = v;
         else if (!strcmp(o, "-f") || !strcmp(o, "--file")) file = v;
@@ -1074,7 +1106,10 @@ int oscar_cli_niah(int argc, char **argv) {
     G.out = (int *)malloc(sizeof(int) * (size_t)nm * max_new);
     G.n_out = (int *)calloc((size_t)nm, sizeof(int));
     G.t = (double *)calloc((size_t)nm * 2, sizeof(double));
-    if (!hits || !G.out || !G.n_out || !G.t) goto oom;
+    G.nll = (double *)calloc((size_t)nm, sizeof(double));
+    G.top = (int *)calloc((size_t)nm, sizeof(int));
+    nll = (double *)calloc((size_t)nm * nl * nd, sizeof(double));
+    if (!hits || !G.out || !G.n_out || !G.t || !G.nll || !G.top || !nll) goto oom;
     G.E = &E;
     G.max_new = max_new;
     fprintf(stderr, "oscar niah: %s, filler %s (%d tokens), %d lengths x %d depths x %d trials, %d modes on %d threads\n",
@@ -1120,6 +1155,28 @@ int oscar_cli_niah(int argc, char **argv) {
                     ev_append_ids(&prompt, &np, &pcap, fill + off + at, n_hay - at) ||
                     ev_append_text(&m, &prompt, &np, &pcap, question) || ev_append_text(&m, &prompt, &np, &pcap, EV_ASSISTANT))
                     goto oom;
+                if (score) { /* the answer bf16 gives, with this needle's number; its digit tokens are scored */
+                    char answer[96];
+                    int j;
+                    free(forced);
+                    forced = NULL;
+                    snprintf(answer, sizeof answer, "The special magic number mentioned in the text is %d.", value);
+                    if (tok_encode(&m.tok, answer, strlen(answer), 0, &forced, &n_forced)) goto oom;
+                    if (n_forced > max_new) {
+                        fprintf(stderr, "oscar niah: the scored answer has %d tokens, over %d\n", n_forced, max_new);
+                        goto done;
+                    }
+                    for (j = 0; j < n_forced; j++) {
+                        size_t pl, q;
+                        const uint8_t *p = tok_piece(&m.tok, forced[j], &pl);
+                        scored[j] = 0;
+                        for (q = 0; q < pl; q++)
+                            if (p[q] >= '0' && p[q] <= '9') scored[j] = 1;
+                    }
+                    G.forced = forced;
+                    G.scored = scored;
+                    G.n_forced = n_forced;
+                }
                 G.prompt = prompt;
                 G.n_prompt = np;
                 G.fail = 0;
@@ -1132,10 +1189,16 @@ int oscar_cli_niah(int argc, char **argv) {
                     int ok;
                     size_t k = 0;
                     if (!E.listed[i]) continue;
-                    ev_detok(&m, G.out + (size_t)i * max_new, G.n_out[i], ans, sizeof ans);
-                    for (d = ans; *d && (*d < '0' || *d > '9'); d++) {}
-                    while (d[k] >= '0' && d[k] <= '9') k++;
-                    ok = k == strlen(val) && !strncmp(d, val, k);
+                    if (score) {
+                        ok = G.top[i];
+                        snprintf(ans, sizeof ans, "digits -log p %.3f", G.nll[i]);
+                        nll[((size_t)i * nl + li) * nd + di] += G.nll[i];
+                    } else {
+                        ev_detok(&m, G.out + (size_t)i * max_new, G.n_out[i], ans, sizeof ans);
+                        for (d = ans; *d && (*d < '0' || *d > '9'); d++) {}
+                        while (d[k] >= '0' && d[k] <= '9') k++;
+                        ok = k == strlen(val) && !strncmp(d, val, k);
+                    }
                     hits[((size_t)i * nl + li) * nd + di] += ok;
                     if (verbose) {
                         char *c;
@@ -1170,12 +1233,27 @@ int oscar_cli_niah(int argc, char **argv) {
                 }
                 printf("]");
             }
-            printf("], \"rate\": %.4f}", (double)tot / (nl * nd * trials));
+            printf("], \"rate\": %.4f", (double)tot / (nl * nd * trials));
+            if (score) {
+                double sum = 0.0;
+                printf(", \"digits_nll\": [");
+                for (li = 0; li < nl; li++) {
+                    printf("%s[", li ? ", " : "");
+                    for (di = 0; di < nd; di++) {
+                        double v = nll[((size_t)i * nl + li) * nd + di];
+                        sum += v;
+                        printf("%s%.4f", di ? ", " : "", v / trials);
+                    }
+                    printf("]");
+                }
+                printf("], \"digits_nll_mean\": %.4f", sum / (nl * nd * trials));
+            }
+            printf("}");
         }
         printf("\n]}\n");
     } else {
-        printf("needle in a haystack: %s, filler %s, %d trial%s per cell, exact matches (of %d per cell)\n", ev_base(model), ev_base(file),
-               trials, trials > 1 ? "s" : "", trials);
+        printf("needle in a haystack: %s, filler %s, %d trial%s per cell, %s (of %d per cell)\n", ev_base(model), ev_base(file),
+               trials, trials > 1 ? "s" : "", score ? "answers whose digits are all the argmax when fed" : "exact matches", trials);
         for (i = 0; i < nm; i++) {
             int tot = 0;
             if (!E.listed[i]) continue;
@@ -1194,6 +1272,11 @@ int oscar_cli_niah(int argc, char **argv) {
                 printf("  %5.1f%%\n", 100.0 * row / (nd * trials));
             }
             printf("  %14s  total %5.1f%%\n", "", 100.0 * tot / (nl * nd * trials));
+            if (score) {
+                double sum = 0.0;
+                for (li = 0; li < nl * nd; li++) sum += nll[(size_t)i * nl * nd + li];
+                printf("  %14s  mean -log p of the needle's digits %.3f nats\n", "", sum / (nl * nd * trials));
+            }
         }
         printf("  (%.1f s)\n", cli_now() - t0);
     }
@@ -1203,6 +1286,10 @@ oom:
     fprintf(stderr, "oscar niah: out of memory\n");
 done:
     free(hits);
+    free(nll);
+    free(forced);
+    free(G.nll);
+    free(G.top);
     free(G.out);
     free(G.n_out);
     free(G.t);

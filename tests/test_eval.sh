@@ -7,6 +7,7 @@
 #     run and differ from bf16; --contexts reports what a shorter -c computes, exactly
 #  3. `oscar niah` runs its caches with the SPEC's BF16 sink and window (64, 256) unless told
 #     otherwise (--sink / --window), as the caches report them
+#  5. `--v-group` (K and V at different INT2 groups) and 6. `niah --score` (digit log-probabilities)
 set -e
 OSCAR=$1
 MODEL=$2
@@ -69,6 +70,38 @@ EOF
 # 4. oscar-c through caches split per KV head (niah's threads): the means follow each head
 "$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv oscar-c --rot "$T/rot.st" --lengths 160 --depths 50 --sink 16 --window 0 -t 2 --json >"$T/n3.json" 2>"$T/log" \
   && ok "niah --kv oscar-c with per-head caches" || { cat "$T/log"; bad "niah oscar-c"; }
+
+# 5. ppl with K and V at different INT2 groups: the history's bits follow both groups; the K group
+#    changes the result (K at 16 and V at 32 against both at 32)
+"$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 64 --kv oscar --rot "$T/rot.st" \
+  --group 16 --v-group 32 -t 2 --json >"$T/g1.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 64 --kv oscar --rot "$T/rot.st" \
+  --group 32 -t 2 --json >"$T/g2.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$PY" - "$T/g1.json" "$T/g2.json" <<'EOF' && ok "ppl --group 16 --v-group 32: history bits (4 + 3) / 2, K's group changes the result" || bad "ppl --v-group"
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+x = [m for m in a["contexts"][0]["modes"] if m["mode"] == "oscar"][0]
+y = [m for m in b["contexts"][0]["modes"] if m["mode"] == "oscar"][0]
+assert a["group"] == 16 and a["v_group"] == 32, a
+assert abs(x["history_bits"] - 3.5) < 1e-9 and abs(y["history_bits"] - 3.0) < 1e-9, (x, y)
+assert x["kld"] > 0 and y["kld"] > 0 and x["kld"] != y["kld"], (x, y)
+EOF
+
+# 6. niah --score: the needle's digits fed after the prompt; the collapse baseline (no window) scores
+#    worse than bf16, and bf16's score does not depend on which modes run beside it
+"$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv bf16,int2-naive --lengths 160 --depths 50 --sink 16 --window 0 --score -t 2 --json >"$T/s1.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv bf16 --lengths 160 --depths 50 --sink 16 --window 0 --score -t 2 --json >"$T/s2.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$PY" - "$T/s1.json" "$T/s2.json" <<'EOF' && ok "niah --score: digit log-probabilities per mode" || bad "niah --score"
+import json, math, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+m = {x["mode"]: x for x in a["modes"]}
+r = b["modes"][0]
+for x in (m["bf16"], m["int2-naive"], r):
+    assert math.isfinite(x["digits_nll_mean"]) and x["digits_nll_mean"] > 0, x
+assert m["int2-naive"]["digits_nll_mean"] > m["bf16"]["digits_nll_mean"], m
+assert r["digits_nll_mean"] == m["bf16"]["digits_nll_mean"] and r["hits"] == m["bf16"]["hits"], (r, m["bf16"])
+print("  digits -log p: bf16 %.3f, int2-naive %.3f" % (m["bf16"]["digits_nll_mean"], m["int2-naive"]["digits_nll_mean"]))
+EOF
 
 echo "test_eval: $pass passed, $fail failed"
 [ "$fail" = 0 ]
