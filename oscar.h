@@ -71,7 +71,9 @@
          [K codes: P][d/4] [K scale,min: d][2] fp16 [V codes: P][d/4] [V scale,min: P][d/g][2]
      Pages belong to the whole sequence (one block table, all layers): page id p of layer l lives
      at oscar_kv_page_ptr(kv, l, p, head). Head-page layout, INT2 mode (bytes):
-         [K codes: P][d/4] [K scale,min: P][d/g][2] fp16 [V codes: P][d/4] [V scale,min: P][d/g][2]
+         [K codes: P][d/4] [K scale,min: P][d/g][2] fp16 [V codes: P][d/4] [V scale,min: P][d/gv][2]
+     where gv = cfg.v_group_size (default g; an extension of the SPEC, CPU cache only: a smaller K
+     group gives K more bits than V, 2 + 32/g against 2 + 32/gv per element).
      BF16 mode:  [K: P][d] bf16 [V: P][d] bf16.
      Window slot of position t >= S0 is (t - S0) % (W + P). P must divide W.
 
