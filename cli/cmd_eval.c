@@ -913,13 +913,9 @@ static void ev_gen_task(void *arg, int i) {
         G->top[i] = 1;
         for (j = 0; j < G->n_forced; j++) {
             if (G->scored[j]) {
-                double mx = c->logits[0], sum = 0.0;
-                int k;
-                for (k = 1; k < V; k++)
-                    if (c->logits[k] > mx) mx = c->logits[k];
-                for (k = 0; k < V; k++) sum += exp((double)c->logits[k] - mx);
-                G->nll[i] += mx + log(sum) - (double)c->logits[G->forced[j]];
-                if (ev_argmax(c->logits, V) != G->forced[j]) G->top[i] = 0;
+                int amax;
+                G->nll[i] += ev_lse(c->logits, V, &amax) - (double)c->logits[G->forced[j]];
+                if (amax != G->forced[j]) G->top[i] = 0;
             }
             if (j + 1 < G->n_forced && llm_eval(c, &G->forced[j], 1, c->logits, 0, NULL, NULL)) goto fail;
         }

@@ -12,14 +12,8 @@ T=models/tinyshakespeare.txt
 D=models/niah
 case "$1" in
 start)
-    mkdir -p $D; rot=$2
-    for j in "k8a:--lengths 512,8000 --depths 10,30,50 --seed 3" "k8b:--lengths 8000 --depths 70,90 --seed 3" \
-             "k4:--lengths 4096 --depths 10,30,50,70,90 --seed 3" \
-             "k12:--lengths 1024,2048 --depths 10,30,50,70,90 --trials 4 --seed 2"; do
-        name=${j%%:*}; args=${j#*:}
-        setsid nohup sh -c "./build/d/oscar niah -m $M -f $T --rot $rot --kv oscar-c $args -t 4 --json -v > $D/$name.json 2> $D/$name.log; echo rc \$? >> $D/$name.log" > /dev/null 2>&1 &
-    done
-    sleep 2; ls $D ;;
+    exec sh "$0" jobs "$2" k8a "--lengths 512,8000 --depths 10,30,50 --seed 3" k8b "--lengths 8000 --depths 70,90 --seed 3" \
+        k4 "--lengths 4096 --depths 10,30,50,70,90 --seed 3" k12 "--lengths 1024,2048 --depths 10,30,50,70,90 --trials 4 --seed 2" ;;
 jobs)  # jobs ROT NAME "OPTIONS" [NAME "OPTIONS" ...]: any needle runs of oscar-c, 4 threads each
     mkdir -p $D; rot=$2; shift 2
     while [ $# -ge 2 ]; do
