@@ -86,6 +86,16 @@
      spends its 4 levels on a per-channel offset shared by all tokens: with head dim 64 (one
      group per row) this cut the KL divergence against BF16 by 46-67 % at 1K-8K tokens on
      SmolLM2-135M (RESULTS.md).
+     A fixed post-RoPE mean only removes the part of the keys' offset that RoPE leaves still: a
+     pre-RoPE offset mu on the pair (i, i + d/2) turns with the position at speed theta_i, averages
+     to about zero over the calibration text where theta_i is fast, and drifts away from the
+     calibration average at positions the calibration never reached. OSCAR_CENTER_ROPE (center = 2)
+     stores each K row less RoPE(pos) mu, mu the calibration's pre-RoPE mean (k_rope_mean:
+     oscar_rope_row undone at each row's position, then averaged), and adds the left-out term
+     q . RoPE(pos) mu = sum_i A_i cos(pos theta_i) + B_i sin(pos theta_i) (A, B from the query, once
+     per call) to every score, in double: the attention is again unchanged in exact arithmetic, and
+     the INT2 rows see only the keys' spread around their moving mean (on SmolLM2-135M the keys'
+     INT2 score error at positions 4096-8191 fell 3.4x against the fixed mean: RESULTS.md).
 
    THREAD SAFETY
      No global state. Distinct objects may be used from distinct threads at the same time. One
@@ -173,6 +183,10 @@ OSCAR_API int oscar_is_pow2(int n);
 /* x: [d], in place: x <- x . H (normalised Sylvester Hadamard, d a power of two) */
 OSCAR_API void oscar_wht(float *x, int d);
 OSCAR_API void oscar_wht_f64(double *x, int d);
+/* RoPE of one row in the cache's basis (HF "half-split" pairs: channel i turns with channel i + d/2,
+   by the angle pos * base^(-2i/d), computed in double): y = RoPE(pos) x, or its inverse when
+   inverse != 0. y may alias x. d even, base > 1. */
+OSCAR_API void oscar_rope_row(float *y, const float *x, int d, double base, int64_t pos, int inverse);
 /* the log2(d)-bit reverse of i (-1 when d is not a power of two or i is outside [0, d)).
    The void functions below do nothing when given null pointers or a bad d. */
 OSCAR_API int oscar_bitrev(int i, int d);
@@ -259,6 +273,10 @@ typedef struct oscar_rotations {
     float *k_mean, *v_mean;   /* [n_layers][n_kv_heads][d] or NULL: the calibration text's mean post-RoPE K
                                  and V rows (optional tensors layers.{i}.k.mean / v.mean, an extension of
                                  SPEC section 7), for caches that store centered rows (oscar_kv_config.center) */
+    float *k_rope_mean;       /* [n_layers][n_kv_heads][d] or NULL: the mean K row *before* RoPE (each row's
+                                 RoPE undone at its position, oscar_rope_row; tensor layers.{i}.k.rope_mean,
+                                 an extension), for caches centered with OSCAR_CENTER_ROPE */
+    double rope_base;         /* > 1 with k_rope_mean (metadata rope_base): theta_i = base^(-2i/d) */
     char msg[OSCAR_MSG_SIZE];
 } oscar_rotations;
 
@@ -267,6 +285,8 @@ OSCAR_API int oscar_rotations_alloc(oscar_rotations *r, int n_layers, int head_d
 OSCAR_API void oscar_rotations_free(oscar_rotations *r);
 /* Allocates r->k_mean / v_mean (zeros) if they are not there yet. */
 OSCAR_API int oscar_rotations_alloc_means(oscar_rotations *r);
+/* Allocates r->k_rope_mean (zeros) if it is not there yet and sets r->rope_base (> 1, finite). */
+OSCAR_API int oscar_rotations_alloc_rope_mean(oscar_rotations *r, double rope_base);
 /* Fill every layer/head with a data-free composition (hadamard or identity). */
 OSCAR_API int oscar_rotations_set_fixed(oscar_rotations *r, int comp);
 /* 1 if every K and V matrix of r is, bit for bit, the normalised Sylvester Hadamard matrix of
@@ -322,8 +342,14 @@ typedef struct oscar_kv_config {
                           calibration mean (sink, window and history alike), so that the INT2 groups see
                           the row's spread instead of a per-channel offset; attention is unchanged in
                           exact arithmetic (a shift shared by all keys cancels in the softmax, and the V
-                          mean is added back to the output). An extension of the SPEC's cache. */
+                          mean is added back to the output). An extension of the SPEC's cache.
+                          OSCAR_CENTER_ROPE (2; rotations with k_rope_mean and v_mean): K rows are stored
+                          less RoPE(pos) applied to the file's pre-RoPE K mean, so the position-dependent
+                          part of the keys' offset goes too (see CENTERED ROWS); needs the cache's token
+                          index to be the RoPE position (sequences start at position 0). */
 } oscar_kv_config;
+
+enum { OSCAR_CENTER_NONE = 0, OSCAR_CENTER_MEAN = 1, OSCAR_CENTER_ROPE = 2 }; /* oscar_kv_config.center */
 
 typedef struct oscar_kv_seq {
     int used;
@@ -352,6 +378,8 @@ typedef struct oscar_kv {
     int wht;              /* every rotation is H: rows are rotated by oscar_wht */
     float *k_mean, *v_mean; /* [L][Hkv][d] (cfg.center) or NULL: subtracted from rows before they are stored */
     float *v_mean_out;    /* [L][Hkv][d]: added to attention outputs (v_mean, or v_mean . R_v with absorb_v) */
+    float *k_rope_mean;   /* [L][Hkv][d] (OSCAR_CENTER_ROPE) or NULL: K rows are stored less RoPE(pos) of it */
+    double rope_base;     /* with k_rope_mean */
     double *scratch;      /* attention scratch, grown for the largest GQA group seen */
     int scratch_g;
     char msg[OSCAR_MSG_SIZE];
@@ -626,6 +654,17 @@ OSCAR_DEF void oscar_wht(float *x, int d) {
 OSCAR_DEF void oscar_wht_f64(double *x, int d) {
     if (!x || !oscar_is_pow2(d)) return;
     OSCAR__WHT_BODY(double, x, d);
+}
+
+OSCAR_DEF void oscar_rope_row(float *y, const float *x, int d, double base, int64_t pos, int inverse) {
+    int i, h = d / 2;
+    if (!y || !x || d < 2 || d % 2 || !(base > 1.0)) return; /* nothing to do for bad input */
+    for (i = 0; i < h; i++) {
+        const double th = (double)pos * pow(base, -2.0 * i / d), c = cos(th), sn = inverse ? -sin(th) : sin(th);
+        const double a = x[i], b = x[i + h];
+        y[i] = (float)(a * c - b * sn);
+        y[i + h] = (float)(a * sn + b * c);
+    }
 }
 
 OSCAR_DEF int oscar_bitrev(int i, int d) {
@@ -1270,9 +1309,12 @@ OSCAR_DEF int oscar_kv_config_resolve(oscar_kv_config *out, const oscar_kv_confi
     if (!(c.k_clip <= 1.0f) || !(c.v_clip <= 1.0f))
         return oscar__fail(msg, OSCAR_ERR_RANGE, "kv config: clip ratios must be <= 1 (or negative to disable)");
     if (c.mode != OSCAR_KV_INT2) c.rot = NULL; /* rotations apply to OSCAR_KV_INT2 only */
+    if (c.center < OSCAR_CENTER_NONE || c.center > OSCAR_CENTER_ROPE)
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: center %d is not 0 (none), 1 (calibration means) or 2 (K mean before RoPE)", c.center);
     if (c.center && (c.mode != OSCAR_KV_INT2 || !c.rot || !c.rot->k_mean || !c.rot->v_mean))
         return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: center needs INT2 mode and rotations with means (k_mean / v_mean)");
-    c.center = c.center ? 1 : 0;
+    if (c.center == OSCAR_CENTER_ROPE && (!c.rot->k_rope_mean || !(c.rot->rope_base > 1.0) || c.head_dim % 2))
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: center 2 (OSCAR_CENTER_ROPE) needs rotations with a pre-RoPE K mean (k_rope_mean, rope_base)");
     *out = c;
     return OSCAR_OK;
 }
@@ -1365,6 +1407,19 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
                 oscar_kv_free(kv);
                 return oscar__fail(kv->msg, OSCAR_ERR_NONFINITE, "kv_init: NaN or Inf in the rotations' means");
             }
+            if (c.center == OSCAR_CENTER_ROPE) {
+                kv->k_rope_mean = (float *)oscar__calloc(nm, sizeof(float));
+                if (!kv->k_rope_mean) {
+                    oscar_kv_free(kv);
+                    return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for the means");
+                }
+                memcpy(kv->k_rope_mean, r->k_rope_mean, nm * sizeof(float));
+                kv->rope_base = r->rope_base;
+                if (!oscar__finite_f32(kv->k_rope_mean, nm)) {
+                    oscar_kv_free(kv);
+                    return oscar__fail(kv->msg, OSCAR_ERR_NONFINITE, "kv_init: NaN or Inf in the rotations' pre-RoPE K mean");
+                }
+            }
             for (l = 0; l < (size_t)c.n_layers; l++)
                 for (h = 0; h < (size_t)c.n_kv_heads; h++) {
                     const size_t at = (l * c.n_kv_heads + h) * d;
@@ -1413,6 +1468,7 @@ OSCAR_DEF void oscar_kv_free(oscar_kv *kv) {
     OSCAR_FREE(kv->k_mean);
     OSCAR_FREE(kv->v_mean);
     OSCAR_FREE(kv->v_mean_out);
+    OSCAR_FREE(kv->k_rope_mean);
     OSCAR_FREE(kv->k_rotq);
     OSCAR_FREE(kv->v_rotq);
     OSCAR_FREE(kv->scratch);
@@ -1589,16 +1645,21 @@ static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) 
     s->n_hist[layer] += P;
 }
 
-/* the mean subtracted from the rows of (layer, KV head, K|V) before they are stored, or NULL */
-static const float *oscar__kv_mean(const oscar_kv *kv, int layer, int kv_head, int is_v) {
+/* the mean subtracted from the row at position pos of (layer, KV head, K|V) before it is stored,
+   or NULL; with OSCAR_CENTER_ROPE the K mean is RoPE(pos) of the pre-RoPE mean, built in buf [d] */
+static const float *oscar__kv_mean(const oscar_kv *kv, int layer, int kv_head, int is_v, int pos, float *buf) {
     const float *m = is_v ? kv->v_mean : kv->k_mean;
+    if (!is_v && kv->k_rope_mean) {
+        oscar_rope_row(buf, kv->k_rope_mean + ((size_t)layer * kv->Hkv + kv_head) * kv->d, kv->d, kv->rope_base, pos, 0);
+        return buf;
+    }
     return m ? m + ((size_t)layer * kv->Hkv + kv_head) * kv->d : NULL;
 }
 
 OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, const float *v, int n) {
     oscar_kv_seq *s;
     int d, Hkv, t, h, half, i, tok, hist, last_page = -1, new_pages;
-    float row[OSCAR_MAX_HEAD_DIM], cen[OSCAR_MAX_HEAD_DIM];
+    float row[OSCAR_MAX_HEAD_DIM], cen[OSCAR_MAX_HEAD_DIM], mbuf[OSCAR_MAX_HEAD_DIM];
     if (!kv) return OSCAR_ERR_NULL;
     if (!oscar__kv_seq_ok(kv, seq)) return oscar__fail(kv->msg, OSCAR_ERR_NO_SEQ, "append: no sequence %d", seq);
     if (layer < 0 || layer >= kv->L) return oscar__fail(kv->msg, OSCAR_ERR_INVALID_ARG, "append: layer %d out of range [0, %d)", layer, kv->L);
@@ -1614,7 +1675,7 @@ OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, 
         for (h = 0; h < Hkv; h++)
             for (half = 0; half < 2; half++) {
                 const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
-                const float *mu = oscar__kv_mean(kv, layer, h, half);
+                const float *mu = oscar__kv_mean(kv, layer, h, half, s->n_tok[layer] + t, mbuf);
                 double nrm = 0.0;
                 if (!oscar__finite_f32(x, (size_t)d))
                     return oscar__fail(kv->msg, OSCAR_ERR_NONFINITE, "append: NaN or Inf in %s row of token %d, KV head %d (nothing appended)", half ? "V" : "K", t, h);
@@ -1657,7 +1718,7 @@ OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, 
         for (h = 0; h < Hkv; h++)
             for (half = 0; half < 2; half++) {
                 const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
-                const float *R = kv->int2 ? oscar_kv_rotation(kv, layer, h, half) : NULL, *mu = oscar__kv_mean(kv, layer, h, half);
+                const float *R = kv->int2 ? oscar_kv_rotation(kv, layer, h, half) : NULL, *mu = oscar__kv_mean(kv, layer, h, half, pos, mbuf);
                 uint16_t *dst;
                 if (mu) { /* the centered row (cfg.center) */
                     for (i = 0; i < d; i++) cen[i] = x[i] - mu[i];
@@ -1878,8 +1939,37 @@ static double oscar__dot_lanes(const float *a, const float *b, int d) {
    head dim); arithmetic in double with one rescale per chunk. In double the result equals plain
    attention over the same rows to the last bit of fp32 in practice (tests/test_model.c checks the
    whole model's logits); fp32 products here move a 30-layer model's logits by ~1e-3. */
+/* OSCAR_CENTER_ROPE: the score term q . RoPE(p) mu that the stored rows left out, for the tokens
+   [p0, p0 + cn) and G heads: sum_i A_i cos(p theta_i) + B_i sin(p theta_i) with ab[g] = (A, B) from
+   the unrotated query (oscar_kv_attend). The angles advance by the angle-sum recurrence from exact
+   values at p0 (cn <= OSCAR__CHUNK steps, error ~1e-15). corr: [G][OSCAR__CHUNK] */
+static void oscar__rope_corr(const oscar_kv *kv, int p0, int cn, const double *ab, int G, double *corr) {
+    double cs[OSCAR_MAX_HEAD_DIM / 2], sn[OSCAR_MAX_HEAD_DIM / 2], dc[OSCAR_MAX_HEAD_DIM / 2], ds[OSCAR_MAX_HEAD_DIM / 2];
+    int h = kv->d / 2, i, c, g;
+    for (i = 0; i < h; i++) {
+        const double f = pow(kv->rope_base, -2.0 * i / kv->d);
+        cs[i] = cos((double)p0 * f);
+        sn[i] = sin((double)p0 * f);
+        dc[i] = cos(f);
+        ds[i] = sin(f);
+    }
+    for (c = 0; c < cn; c++) {
+        for (g = 0; g < G; g++) {
+            const double *A = ab + (size_t)g * kv->d, *B = A + h;
+            double acc = 0.0;
+            for (i = 0; i < h; i++) acc += A[i] * cs[i] + B[i] * sn[i];
+            corr[(size_t)g * OSCAR__CHUNK + c] = acc;
+        }
+        for (i = 0; i < h; i++) {
+            const double c2 = cs[i] * dc[i] - sn[i] * ds[i];
+            sn[i] = sn[i] * dc[i] + cs[i] * ds[i];
+            cs[i] = c2;
+        }
+    }
+}
+
 static void oscar__attend_range(const oscar_kv *kv, int seq, int layer, int j, int a, int b, const float *qf, int G, float scale,
-                                oscar__softmax *part, float *Kc, float *Vc) {
+                                oscar__softmax *part, float *Kc, float *Vc, const double *ab, double *corr) {
     int d = kv->d, pos, c, g, i;
     double sc[OSCAR__CHUNK], pc[OSCAR__CHUNK], o[OSCAR_MAX_HEAD_DIM];
     for (pos = a; pos < b; pos += OSCAR__CHUNK) {
@@ -1888,12 +1978,14 @@ static void oscar__attend_range(const oscar_kv *kv, int seq, int layer, int j, i
             oscar__kv_row(kv, seq, layer, j, pos + c, 0, Kc + (size_t)c * d);
             oscar__kv_row(kv, seq, layer, j, pos + c, 1, Vc + (size_t)c * d);
         }
+        if (ab) oscar__rope_corr(kv, pos, cn, ab, G, corr);
         for (g = 0; g < G; g++) {
             const float *qg = qf + (size_t)g * d;
             oscar__softmax *st = &part[g];
             double mx = -INFINITY, l = 0.0;
             for (c = 0; c < cn; c++) {
-                sc[c] = oscar__dot_lanes(qg, Kc + (size_t)c * d, d) * scale;
+                sc[c] = ab ? (oscar__dot_lanes(qg, Kc + (size_t)c * d, d) + corr[(size_t)g * OSCAR__CHUNK + c]) * scale
+                           : oscar__dot_lanes(qg, Kc + (size_t)c * d, d) * scale;
                 if (sc[c] > mx) mx = sc[c];
             }
             if (mx > st->m) {
@@ -1921,7 +2013,7 @@ static void oscar__attend_range(const oscar_kv *kv, int seq, int layer, int j, i
 OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, const float *q, int n_q_heads, float scale) {
     int d, G, j, g, i, seg, n, ns = 0, nh = 0;
     float *qr, *Kc, *Vc, *orot;
-    double *dbl;
+    double *dbl, *ab = NULL, *corr = NULL;
     oscar__softmax *tot, *part;
     if (!kv) return OSCAR_ERR_NULL;
     if (!out || !q) return oscar__fail(kv->msg, OSCAR_ERR_NULL, "attend: null query or output");
@@ -1937,9 +2029,9 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
     G = n_q_heads / kv->Hkv;
     if (scale == 0.0f) scale = (float)(1.0 / sqrt((double)d));
     if (G > kv->scratch_g) {
-        /* [2G] softmax states; doubles: [2G][d] accumulators;
-           floats: [G][d] rotated query, [CHUNK][d] keys, [CHUNK][d] values, [d] output */
-        size_t bytes = sizeof(oscar__softmax) * 2 * (size_t)G + sizeof(double) * (2 * (size_t)G * d) +
+        /* [2G] softmax states; doubles: [2G][d] accumulators, [G][d] (A, B) and [G][CHUNK] score terms
+           of OSCAR_CENTER_ROPE; floats: [G][d] rotated query, [CHUNK][d] keys, [CHUNK][d] values, [d] output */
+        size_t bytes = sizeof(oscar__softmax) * 2 * (size_t)G + sizeof(double) * (3 * (size_t)G * d + (size_t)G * OSCAR__CHUNK) +
                        sizeof(float) * ((size_t)G * d + 2 * (size_t)OSCAR__CHUNK * d + (size_t)d);
         double *p = (double *)OSCAR_REALLOC(kv->scratch, bytes);
         if (!p) return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "attend: out of memory for scratch");
@@ -1949,7 +2041,11 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
     tot = (oscar__softmax *)(void *)kv->scratch;
     part = tot + G;
     dbl = (double *)(void *)(part + G);
-    qr = (float *)(void *)(dbl + (size_t)2 * G * d);
+    if (kv->k_rope_mean) {
+        ab = dbl + (size_t)2 * G * d;
+        corr = ab + (size_t)G * d;
+    }
+    qr = (float *)(void *)(dbl + (size_t)3 * G * d + (size_t)G * OSCAR__CHUNK);
     Kc = qr + (size_t)G * d;
     Vc = Kc + (size_t)OSCAR__CHUNK * d;
     orot = Vc + (size_t)OSCAR__CHUNK * d;
@@ -1965,6 +2061,14 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
             if (Rk) oscar_rotate_rows(qr + (size_t)g * d, qh, Rk, 1, d, 0);
             else memcpy(qr + (size_t)g * d, qh, sizeof(float) * (size_t)d);
             oscar__sm_reset(&tot[g], d);
+            if (ab) { /* q . RoPE(p) mu = sum_i A_i cos(p theta_i) + B_i sin(p theta_i), pairs (i, i + d/2) */
+                const float *mu = kv->k_rope_mean + ((size_t)layer * kv->Hkv + j) * d;
+                double *A = ab + (size_t)g * d, *B = A + d / 2;
+                for (i = 0; i < d / 2; i++) {
+                    A[i] = (double)qh[i] * mu[i] + (double)qh[i + d / 2] * mu[i + d / 2];
+                    B[i] = (double)qh[i + d / 2] * mu[i] - (double)qh[i] * mu[i + d / 2];
+                }
+            }
         }
         /* segments: sink [0, ns), history [ns, ns + nh), recent [ns + nh, n); one partial each,
            merged by log-sum-exp as a split kernel would */
@@ -1973,7 +2077,7 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
             int b = seg == 0 ? ns : (seg == 1 ? ns + nh : n);
             if (a == b) continue;
             for (g = 0; g < G; g++) oscar__sm_reset(&part[g], d);
-            oscar__attend_range(kv, seq, layer, j, a, b, qr, G, scale, part, Kc, Vc);
+            oscar__attend_range(kv, seq, layer, j, a, b, qr, G, scale, part, Kc, Vc, ab, corr);
             for (g = 0; g < G; g++) oscar__sm_merge(&tot[g], &part[g], d);
         }
         for (g = 0; g < G; g++) {
@@ -2582,7 +2686,9 @@ OSCAR_DEF void oscar_rotations_free(oscar_rotations *r) {
     OSCAR_FREE(r->v_eval);
     OSCAR_FREE(r->k_mean);
     OSCAR_FREE(r->v_mean);
-    r->k_rot = r->v_rot = r->k_eval = r->v_eval = r->k_mean = r->v_mean = NULL;
+    OSCAR_FREE(r->k_rope_mean);
+    r->k_rot = r->v_rot = r->k_eval = r->v_eval = r->k_mean = r->v_mean = r->k_rope_mean = NULL;
+    r->rope_base = 0.0;
 }
 
 OSCAR_DEF int oscar_rotations_alloc_means(oscar_rotations *r) {
@@ -2599,6 +2705,18 @@ OSCAR_DEF int oscar_rotations_alloc_means(oscar_rotations *r) {
         r->k_mean = r->v_mean = NULL;
         return oscar__fail(r->msg, OSCAR_ERR_NOMEM, "rotations: out of memory for the means");
     }
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_rotations_alloc_rope_mean(oscar_rotations *r, double rope_base) {
+    if (!r) return OSCAR_ERR_NULL;
+    if (!r->k_rot) return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations: not allocated");
+    if (!(rope_base > 1.0 && rope_base < 1e12)) return oscar__fail(r->msg, OSCAR_ERR_RANGE, "rotations: RoPE base %g is not in (1, 1e12)", rope_base);
+    if (!r->k_rope_mean) {
+        r->k_rope_mean = (float *)oscar__calloc((size_t)r->n_layers * r->n_kv_heads * r->head_dim, sizeof(float));
+        if (!r->k_rope_mean) return oscar__fail(r->msg, OSCAR_ERR_NOMEM, "rotations: out of memory for the pre-RoPE K mean");
+    }
+    r->rope_base = rope_base;
     return OSCAR_OK;
 }
 
@@ -2648,14 +2766,14 @@ OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
     oscar_st_entry *e;
     char(*names)[64];
     char vals[7][32];
-    const char *meta[12 * 2];
-    int l, kind, i = 0, rc, nh, nk;
+    const char *meta[13 * 2];
+    int l, kind, i = 0, rc, nh, nk, nmeta = 12;
     size_t dd;
     if (!r) return OSCAR_ERR_NULL;
     if (!r->k_rot || !path) return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations_save: nothing to save or no path");
     nh = r->per_head ? r->n_kv_heads : 1;
     dd = (size_t)r->head_dim * r->head_dim;
-    nk = r->k_mean && r->v_mean ? 6 : 4; /* + k.mean, v.mean */
+    nk = r->k_mean && r->v_mean ? (r->k_rope_mean ? 7 : 6) : 4; /* + k.mean, v.mean (+ k.rope_mean) */
     e = (oscar_st_entry *)oscar__calloc((size_t)r->n_layers * nk, sizeof(*e));
     names = (char(*)[64])oscar__calloc((size_t)r->n_layers * nk, 64);
     if (!e || !names) {
@@ -2678,16 +2796,16 @@ OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
             else x->data = (is_v ? r->v_rot : r->k_rot) + (size_t)l * nh * dd;
             i++;
         }
-    for (l = 0; nk == 6 && l < r->n_layers; l++)
-        for (kind = 0; kind < 2; kind++) { /* k.mean, v.mean: [n_kv_heads][d] */
+    for (l = 0; nk >= 6 && l < r->n_layers; l++)
+        for (kind = 0; kind < nk - 4; kind++) { /* k.mean, v.mean (, k.rope_mean): [n_kv_heads][d] */
             oscar_st_entry *x = &e[i];
-            snprintf(names[i], 64, "layers.%d.%s.mean", l, kind ? "v" : "k");
+            snprintf(names[i], 64, "layers.%d.%s", l, kind == 2 ? "k.rope_mean" : (kind ? "v.mean" : "k.mean"));
             x->name = names[i];
             x->dtype = OSCAR_F32;
             x->ndim = 2;
             x->shape[0] = r->n_kv_heads;
             x->shape[1] = r->head_dim;
-            x->data = (kind ? r->v_mean : r->k_mean) + (size_t)l * r->n_kv_heads * r->head_dim;
+            x->data = (kind == 2 ? r->k_rope_mean : (kind ? r->v_mean : r->k_mean)) + (size_t)l * r->n_kv_heads * r->head_dim;
             i++;
         }
     snprintf(vals[0], 32, "%d", r->head_dim);
@@ -2708,7 +2826,12 @@ OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
     meta[18] = "group_size"; meta[19] = vals[5];
     meta[20] = "model"; meta[21] = r->model;
     meta[22] = "calibration"; meta[23] = r->calibration;
-    rc = oscar_st_write(path, e, i, meta, 12, r->msg);
+    if (nk == 7) {
+        snprintf(vals[6], 32, "%.17g", r->rope_base);
+        meta[24] = "rope_base"; meta[25] = vals[6];
+        nmeta = 13;
+    }
+    rc = oscar_st_write(path, e, i, meta, nmeta, r->msg);
     OSCAR_FREE(e);
     OSCAR_FREE(names);
     return rc;
@@ -2759,8 +2882,9 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
     per_head = !strcmp(s, "true");
     comp = oscar_composition_parse(oscar_st_meta(st, "composition"));
     if (comp < 0) return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: unknown composition '%s'", st->name, oscar_st_meta(st, "composition") ? oscar_st_meta(st, "composition") : "(missing)");
-    if (st->n_tensors != 4 * L && st->n_tensors != 6 * L)
-        return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: %d tensors for %d layers (expected %d, or %d with means)", st->name, st->n_tensors, L, 4 * L, 6 * L);
+    if (st->n_tensors != 4 * L && st->n_tensors != 6 * L && st->n_tensors != 7 * L)
+        return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: %d tensors for %d layers (expected %d, %d with means or %d with the pre-RoPE K mean too)", st->name,
+                           st->n_tensors, L, 4 * L, 6 * L, 7 * L);
     if ((rc = oscar_rotations_alloc(r, L, d, Hkv, per_head)) != OSCAR_OK) return rc;
     nh = per_head ? Hkv : 1;
     r->composition = comp;
@@ -2793,12 +2917,24 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
                     if (!(e <= 1e-4)) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_ORTHOGONAL, "%s: '%s' (head %d) is not orthogonal: max |R^T R - I| = %.3g > 1e-4", st->name, name, i, e); goto fail; }
                 }
         }
-    if (st->n_tensors == 6 * L) { /* the optional means, [n_kv_heads][d] per layer */
+    if (st->n_tensors >= 6 * L) { /* the optional means, [n_kv_heads][d] per layer */
+        const int nm = st->n_tensors == 7 * L ? 3 : 2;
         if ((rc = oscar_rotations_alloc_means(r)) != OSCAR_OK) goto fail;
+        if (nm == 3) {
+            const char *rb = oscar_st_meta(st, "rope_base");
+            char *end;
+            double base = rb ? strtod(rb, &end) : 0.0;
+            if (!rb || end == rb || *end || !(base > 1.0 && base < 1e12)) {
+                rc = oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: metadata 'rope_base' = '%s' is not a RoPE base in (1, 1e12) (needed with k.rope_mean)", st->name, rb ? rb : "(missing)");
+                goto fail;
+            }
+            if ((rc = oscar_rotations_alloc_rope_mean(r, base)) != OSCAR_OK) goto fail;
+        }
         for (l = 0; l < L; l++)
-            for (kind = 0; kind < 2; kind++) {
+            for (kind = 0; kind < nm; kind++) {
                 const oscar_st_tensor *t;
-                snprintf(name, sizeof name, "layers.%d.%s.mean", l, kind ? "v" : "k");
+                float *dst = (kind == 2 ? r->k_rope_mean : (kind ? r->v_mean : r->k_mean)) + (size_t)l * Hkv * d;
+                snprintf(name, sizeof name, "layers.%d.%s", l, kind == 2 ? "k.rope_mean" : (kind ? "v.mean" : "k.mean"));
                 t = oscar_st_find(st, name);
                 if (!t) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_FOUND, "%s: tensor '%s' is missing", st->name, name); goto fail; }
                 if (t->dtype != OSCAR_F32) { rc = oscar__fail(r->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' is %s, expected F32", st->name, name, oscar_dtype_name(t->dtype)); goto fail; }
@@ -2806,7 +2942,7 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
                     rc = oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' is not [%d, %d]", st->name, name, Hkv, d);
                     goto fail;
                 }
-                if ((rc = oscar_st_read_f32(st, t, (kind ? r->v_mean : r->k_mean) + (size_t)l * Hkv * d, 1)) != OSCAR_OK) { memcpy(r->msg, st->msg, OSCAR_MSG_SIZE); goto fail; }
+                if ((rc = oscar_st_read_f32(st, t, dst, 1)) != OSCAR_OK) { memcpy(r->msg, st->msg, OSCAR_MSG_SIZE); goto fail; }
             }
     }
     return OSCAR_OK;

@@ -373,7 +373,7 @@ int oscar_cli_calibrate(int argc, char **argv) {
         return 2;
     }
     rc = cli_fit_layers(&rot, m.n_layer, m.head_dim, m.n_head, m.n_head_kv, a.per_head, a.comp, ev_cap_get, ev_cap_release, &cap,
-                        a.threads, 1);
+                        a.threads, 1, m.rope_base, a.window);
     ev_cap_free(&cap);
     if (rc) {
         llm_free(&m);
@@ -413,8 +413,8 @@ int oscar_cli_dump(int argc, char **argv) {
     int rc, l, w;
     oscar_st_entry *e;
     char (*names)[32];
-    char calib[256], n_tok[32], msg[OSCAR_MSG_SIZE];
-    const char *meta[4][2];
+    char calib[256], n_tok[32], rb[32], win[32], msg[OSCAR_MSG_SIZE];
+    const char *meta[6][2];
     if ((rc = ev_calib_parse("dump", argc, argv, &a, ev_dump_usage)) <= 0) return rc ? 2 : 0;
     if (ev_calib_capture("dump", &a, &m, &cap, &n)) return 1;
     e = (oscar_st_entry *)calloc((size_t)cap.L * 3, sizeof *e);
@@ -448,7 +448,11 @@ int oscar_cli_dump(int argc, char **argv) {
     meta[1][0] = "calibration"; meta[1][1] = calib;
     meta[2][0] = "basis"; meta[2][1] = "post-RoPE q/k in HF half-split channel order (oscar dump)";
     meta[3][0] = "n_tokens"; meta[3][1] = n_tok;
-    rc = oscar_st_write(a.out, e, cap.L * 3, &meta[0][0], 4, msg) == OSCAR_OK ? 0 : 1;
+    snprintf(rb, sizeof rb, "%.9g", (double)m.rope_base);
+    snprintf(win, sizeof win, "%d", a.window);
+    meta[4][0] = "rope_base"; meta[4][1] = rb; /* oscar fit: the K means before RoPE */
+    meta[5][0] = "window"; meta[5][1] = win;   /* row t is at RoPE position t % window */
+    rc = oscar_st_write(a.out, e, cap.L * 3, &meta[0][0], 6, msg) == OSCAR_OK ? 0 : 1;
     if (rc) fprintf(stderr, "oscar dump: %s\n", msg);
     else fprintf(stderr, "oscar dump: wrote %s (%d layers, %lld tokens, %s)\n", a.out, cap.L, (long long)n, oscar_dtype_name(a.dtype));
 done:
@@ -504,10 +508,10 @@ static int ev_modes_setup(ev_modes *E, const char *cmd, const llm_model *m, cons
         E->modes[E->n] = req[i];
         E->listed[E->n++] = 1;
         need_had |= req[i] == KVM_HADAMARD;
-        need_fit |= req[i] == KVM_OSCAR || req[i] == KVM_OSCAR_C;
+        need_fit |= req[i] == KVM_OSCAR || req[i] == KVM_OSCAR_C || req[i] == KVM_OSCAR_CR;
     }
     if (need_fit && !rotfile) {
-        fprintf(stderr, "oscar %s: --kv oscar / oscar-c need --rot FILE (see `oscar calibrate`)\n", cmd);
+        fprintf(stderr, "oscar %s: --kv oscar / oscar-c / oscar-cr need --rot FILE (see `oscar calibrate`)\n", cmd);
         return -1;
     }
     if (need_had) {
@@ -559,7 +563,7 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
             fprintf(stderr, "oscar %s: %s\n", E->cmd, msg);
             return -1;
         }
-        if (E->modes[i] == KVM_HADAMARD || E->modes[i] == KVM_OSCAR || E->modes[i] == KVM_OSCAR_C) {
+        if (E->modes[i] == KVM_HADAMARD || E->modes[i] == KVM_OSCAR || E->modes[i] == KVM_OSCAR_C || E->modes[i] == KVM_OSCAR_CR) {
             if (E->k_clip != 0) cfg.kv.k_clip = E->k_clip < 0 ? -1.0f : E->k_clip;
             if (E->v_clip != 0) cfg.kv.v_clip = E->v_clip < 0 ? -1.0f : E->v_clip;
         }
@@ -650,8 +654,8 @@ static void ev_ppl_usage(FILE *f) {
             "bf16, and the cache's bits per element (whole cache at the context length; INT2 history).\n"
             "The bf16 cache is always run as the reference; all modes advance chunk by chunk together.\n"
             "  --kv LIST          modes (default bf16,int2-naive,int2-hadamard,kivi2, plus oscar with --rot):\n"
-            "                     bf16 int2-naive int2-hadamard oscar oscar-c kivi2 plain-bf16 plain-f32\n"
-            "  --rot FILE         fitted rotations for oscar and oscar-c (oscar-c also needs its K/V means)\n"
+            "                     bf16 int2-naive int2-hadamard oscar oscar-c oscar-cr kivi2 plain-bf16 plain-f32\n"
+            "  --rot FILE         fitted rotations for oscar, oscar-c, oscar-cr (the last two need its means)\n"
             "  -c, --ctx N        window length in tokens (required)\n"
             "  --windows N        windows to evaluate (default 1), consecutive from --start\n"
             "  --start N          first token of the first window (default 0)\n"
@@ -1007,8 +1011,8 @@ static void ev_niah_usage(FILE *f) {
             "question comes at the end inside the model's chat template. The greedy answer is an exact match\n"
             "when its first number is NNNN. Each (length, depth, trial) uses its own number and filler offset.\n"
             "  --kv LIST          modes (default bf16,int2-naive,int2-hadamard,kivi2, plus oscar with --rot;\n"
-            "                     oscar-c also available)\n"
-            "  --rot FILE         fitted rotations for oscar and oscar-c\n"
+            "                     oscar-c and oscar-cr also available)\n"
+            "  --rot FILE         fitted rotations for oscar, oscar-c and oscar-cr\n"
             "  --lengths L,...    prompt lengths in tokens (default 1024,2048,4096,8000)\n"
             "  --depths D,...     needle depths in percent of the filler (default 10,30,50,70,90)\n"
             "  --trials N         trials per (length, depth) (default 1)\n"

@@ -13,6 +13,8 @@
 typedef struct fit_job {
     oscar_rotations *out;
     int n_layers, d, Hq, Hkv, per_head, comp, next, failed, verbose, done;
+    double rope_base; /* > 1: also the pre-RoPE K means (row t at position t % rope_window) */
+    int rope_window;
     cli_layer_get get;
     cli_layer_release release;
     void *user;
@@ -30,6 +32,20 @@ static int fit_one(fit_job *job, int layer, double *sk, double *sv) {
     rc = oscar_calib_init(&c, job->d, job->Hq, job->Hkv);
     if (rc == OSCAR_OK) rc = oscar_calib_add_q(&c, q, n);
     if (rc == OSCAR_OK) rc = oscar_calib_add_kv(&c, k, v, n);
+    if (rc == OSCAR_OK && job->rope_base > 1.0) { /* the K mean before RoPE (OSCAR_CENTER_ROPE) */
+        double *acc = (double *)calloc((size_t)job->Hkv * job->d, sizeof(double));
+        float row[OSCAR_MAX_HEAD_DIM];
+        int64_t t;
+        int i;
+        if (!acc) rc = OSCAR_ERR_NOMEM;
+        for (t = 0; acc && t < n; t++)
+            for (h = 0; h < job->Hkv; h++) {
+                oscar_rope_row(row, k + ((size_t)t * job->Hkv + h) * job->d, job->d, job->rope_base, t % job->rope_window, 1);
+                for (i = 0; i < job->d; i++) acc[(size_t)h * job->d + i] += row[i];
+            }
+        for (i = 0; acc && i < job->Hkv * job->d; i++) job->out->k_rope_mean[(size_t)layer * job->Hkv * job->d + i] = (float)(acc[i] / (double)n);
+        free(acc);
+    }
     if (job->release) job->release(layer, job->user, q, k, v);
     for (h = 0; rc == OSCAR_OK && h < nh; h++) {
         size_t at = (size_t)layer * nh + h;
@@ -84,7 +100,7 @@ static void *fit_worker(void *arg) {
 }
 
 int cli_fit_layers(oscar_rotations *out, int n_layers, int d, int Hq, int Hkv, int per_head, int comp, cli_layer_get get,
-                   cli_layer_release release, void *user, int n_threads, int verbose) {
+                   cli_layer_release release, void *user, int n_threads, int verbose, double rope_base, int rope_window) {
     fit_job job;
     pthread_t th[64];
     int i, started = 0;
@@ -94,8 +110,13 @@ int cli_fit_layers(oscar_rotations *out, int n_layers, int d, int Hq, int Hkv, i
     }
     out->composition = comp;
     if (comp == OSCAR_COMP_HADAMARD || comp == OSCAR_COMP_IDENTITY) return oscar_rotations_set_fixed(out, comp) == OSCAR_OK ? 0 : -1;
-    if (oscar_rotations_alloc_means(out) != OSCAR_OK) {
+    if (oscar_rotations_alloc_means(out) != OSCAR_OK || (rope_base > 0.0 && oscar_rotations_alloc_rope_mean(out, rope_base) != OSCAR_OK)) {
         fprintf(stderr, "oscar: %s\n", out->msg);
+        oscar_rotations_free(out);
+        return -1;
+    }
+    if (rope_base > 0.0 && rope_window < 1) {
+        fprintf(stderr, "oscar: the pre-RoPE K mean needs the calibration's window (positions), got %d\n", rope_window);
         oscar_rotations_free(out);
         return -1;
     }
@@ -111,6 +132,8 @@ int cli_fit_layers(oscar_rotations *out, int n_layers, int d, int Hq, int Hkv, i
     job.release = release;
     job.user = user;
     job.verbose = verbose;
+    job.rope_base = rope_base;
+    job.rope_window = rope_window;
     pthread_mutex_init(&job.lock, NULL);
     if (n_threads < 1) n_threads = 1;
     if (n_threads > 64) n_threads = 64;
@@ -201,13 +224,17 @@ static void fit_usage(FILE *f) {
             "  --group N         INT2 group size stored in the file (default min(128, d))\n"
             "  --model NAME      free-form model name for the metadata\n"
             "  --calibration T   free-form description of the calibration data\n"
+            "  --rope-base B     the model's RoPE base: the file also gets the K means before RoPE (for\n"
+            "                    --kv oscar-cr); default: the dump's rope_base metadata (oscar dump writes it)\n"
+            "  --rope-window N   row t of the dump is at RoPE position t %% N (default: the dump's window\n"
+            "                    metadata, else the whole dump is one window)\n"
             "  -t, --threads N   worker threads (default: all cores)\n");
 }
 
 int oscar_cli_fit(int argc, char **argv) {
     const char *in = NULL, *outp = NULL, *model = "", *calib = NULL;
-    int comp = OSCAR_COMP_R_H_PBR, per_head = 0, group = 0, threads = cli_threads(), i, L = 0, rc;
-    float kc = 0.96f, vc = 0.92f;
+    int comp = OSCAR_COMP_R_H_PBR, per_head = 0, group = 0, threads = cli_threads(), i, L = 0, rc, rope_window = 0;
+    float kc = 0.96f, vc = 0.92f, rope_base = 0.0f;
     oscar_st st;
     oscar_rotations rot;
     dump_ctx ctx;
@@ -231,6 +258,8 @@ int oscar_cli_fit(int argc, char **argv) {
         else if (!strcmp(a, "--v-clip")) { if (!(v = cli_value("fit", argc, argv, &i)) || !cli_parse_float("fit", a, v, -1.0, 1.0, &vc)) return 2; }
         else if (!strcmp(a, "--group")) { if (!(v = cli_value("fit", argc, argv, &i)) || !cli_parse_int("fit", a, v, 1, OSCAR_MAX_HEAD_DIM, &group)) return 2; }
         else if (!strcmp(a, "-t") || !strcmp(a, "--threads")) { if (!(v = cli_value("fit", argc, argv, &i)) || !cli_parse_int("fit", a, v, 1, 64, &threads)) return 2; }
+        else if (!strcmp(a, "--rope-base")) { if (!(v = cli_value("fit", argc, argv, &i)) || !cli_parse_float("fit", a, v, 1.0001, 1e12, &rope_base)) return 2; }
+        else if (!strcmp(a, "--rope-window")) { if (!(v = cli_value("fit", argc, argv, &i)) || !cli_parse_int("fit", a, v, 1, 1 << 30, &rope_window)) return 2; }
         else {
             fprintf(stderr, "oscar fit: unknown option '%s'\n", a);
             fit_usage(stderr);
@@ -275,11 +304,20 @@ int oscar_cli_fit(int argc, char **argv) {
         if (!oscar_st_find(&st, name)) break;
         L++;
     }
+    if (rope_base == 0.0f && oscar_st_meta(&st, "rope_base") && !cli_parse_float("fit", "rope_base (dump metadata)", oscar_st_meta(&st, "rope_base"), 1.0001, 1e12, &rope_base)) {
+        oscar_st_close(&st);
+        return 1;
+    }
+    if (rope_window == 0 && oscar_st_meta(&st, "window") && !cli_parse_int("fit", "window (dump metadata)", oscar_st_meta(&st, "window"), 1, 1 << 30, &rope_window)) {
+        oscar_st_close(&st);
+        return 1;
+    }
+    if (rope_window == 0) rope_window = ctx.n > (1 << 30) ? 1 << 30 : (int)ctx.n;
     pthread_mutex_init(&ctx.lock, NULL);
     fprintf(stderr, "oscar fit: %s: %d layers, %lld tokens, %d query / %d KV heads, d %d, %s%s\n", in, L, (long long)ctx.n, ctx.Hq, ctx.Hkv, ctx.d,
             oscar_composition_name(comp), per_head ? ", per head" : "");
     t0 = cli_now();
-    rc = cli_fit_layers(&rot, L, ctx.d, ctx.Hq, ctx.Hkv, per_head, comp, dump_get, dump_release, &ctx, threads, 1);
+    rc = cli_fit_layers(&rot, L, ctx.d, ctx.Hq, ctx.Hkv, per_head, comp, dump_get, dump_release, &ctx, threads, 1, rope_base, rope_window);
     pthread_mutex_destroy(&ctx.lock);
     if (rc != 0) {
         oscar_st_close(&st);
@@ -337,6 +375,7 @@ int oscar_cli_info(int argc, char **argv) {
     printf("model         %s\n", r.model[0] ? r.model : "-");
     printf("calibration   %s\n", r.calibration[0] ? r.calibration : "-");
     printf("means         %s\n", r.k_mean && r.v_mean ? "K and V per KV head (for centered caches: --kv oscar-c)" : "none");
+    if (r.k_rope_mean) printf("pre-RoPE K    per KV head, RoPE base %.9g (--kv oscar-cr)\n", r.rope_base);
     printf("orthogonality max |R^T R - I| = %.3g\n", orth);
     printf("eigenvalues   K [%.4g, %.4g], V [%.4g, %.4g]\n", kmin, kmax, vmin, vmax);
     oscar_rotations_free(&r);

@@ -179,12 +179,13 @@ static void cm__run_help(FILE *o) {
             "  --chat              wrap the prompt in the ChatML template (system + user turn)\n"
             "  --system TEXT       system message for --chat (default: the model's own)\n"
             "  -n, --n-predict N   tokens to generate (default 64; 0 only reads the prompt)\n"
-            "  --kv MODE           bf16 | int2-naive | int2-hadamard | oscar | oscar-c | kivi2   (default bf16)\n"
+            "  --kv MODE           bf16 | int2-naive | int2-hadamard | oscar | oscar-c | oscar-cr | kivi2\n"
             "                        bf16          every token in BF16 (the reference)\n"
             "                        int2-naive    INT2 history, no rotation, no clipping\n"
             "                        int2-hadamard INT2 history, Hadamard rotation, clips 0.96 / 0.92\n"
             "                        oscar         INT2 history, fitted rotations from --rot\n"
             "                        oscar-c       oscar with rows stored less the file's K/V means\n"
+            "                        oscar-cr      oscar-c with the K mean taken before RoPE (turned to each position)\n"
             "                        kivi2         KIVI-2 baseline: keys per channel, values per token\n"
             "  --rot FILE          rotation file (safetensors, from oscar fit) for --kv oscar\n"
             "  --sink N            BF16 sink tokens (default 64; 0: none)\n"
@@ -477,21 +478,21 @@ int oscar_cli_run(int argc, char **argv) {
     } else if (!strcmp(kvmode, "int2-naive")) {
         cfg.kv.mode = OSCAR_KV_INT2;
         cfg.kv.k_clip = cfg.kv.v_clip = -1.0f;
-    } else if (!strcmp(kvmode, "int2-hadamard") || !strcmp(kvmode, "oscar") || !strcmp(kvmode, "oscar-c")) {
+    } else if (!strcmp(kvmode, "int2-hadamard") || !strcmp(kvmode, "oscar") || !strcmp(kvmode, "oscar-c") || !strcmp(kvmode, "oscar-cr")) {
         cfg.kv.mode = OSCAR_KV_INT2;
-        cfg.kv.center = !strcmp(kvmode, "oscar-c");
+        cfg.kv.center = !strcmp(kvmode, "oscar-c") ? OSCAR_CENTER_MEAN : !strcmp(kvmode, "oscar-cr") ? OSCAR_CENTER_ROPE : OSCAR_CENTER_NONE;
     } else if (!strcmp(kvmode, "kivi2")) {
         cfg.kv.mode = OSCAR_KV_KIVI2;
     } else {
-        fprintf(stderr, "%s: --kv wants bf16, int2-naive, int2-hadamard, oscar, oscar-c or kivi2, got '%s'\n", argv[0], kvmode);
+        fprintf(stderr, "%s: --kv wants bf16, int2-naive, int2-hadamard, oscar, oscar-c, oscar-cr or kivi2, got '%s'\n", argv[0], kvmode);
         return 2;
     }
-    if ((!strcmp(kvmode, "oscar") || !strcmp(kvmode, "oscar-c")) && !rotfile) {
+    if ((!strcmp(kvmode, "oscar") || !strcmp(kvmode, "oscar-c") || !strcmp(kvmode, "oscar-cr")) && !rotfile) {
         fprintf(stderr, "%s: --kv %s needs --rot FILE (fitted rotations, see `oscar fit`)\n", argv[0], kvmode);
         return 2;
     }
-    if (rotfile && strcmp(kvmode, "oscar") && strcmp(kvmode, "oscar-c")) {
-        fprintf(stderr, "%s: --rot is only used with --kv oscar or oscar-c\n", argv[0]);
+    if (rotfile && strcmp(kvmode, "oscar") && strcmp(kvmode, "oscar-c") && strcmp(kvmode, "oscar-cr")) {
+        fprintf(stderr, "%s: --rot is only used with --kv oscar, oscar-c or oscar-cr\n", argv[0]);
         return 2;
     }
     if (file) {

@@ -7,6 +7,9 @@
      oscar          INT2 history, fitted rotations (a rotation file), its clips and group size
      oscar-c        oscar, and every K / V row stored less the file's calibration mean (the cache's
                     `center` option; needs a file with means, as `oscar calibrate` writes them)
+     oscar-cr       oscar-c with the K mean taken before RoPE and turned to each row's position
+                    (OSCAR_CENTER_ROPE; needs a file with the pre-RoPE K mean, as `oscar calibrate`
+                    and `oscar fit` on an `oscar dump` write it)
      kivi2          KIVI-2: K per channel over each 128-token page (2 + 32/128 = 2.25 bits),
                     V per token (2 + 32/g bits), no rotation, no clip
      plain-bf16, plain-f32   no cache: the runner's plain softmax attention (for checks)
@@ -18,9 +21,9 @@
 #include <string.h>
 #include "llama.h"
 
-enum { KVM_BF16, KVM_NAIVE, KVM_HADAMARD, KVM_OSCAR, KVM_KIVI2, KVM_PLAIN_BF16, KVM_PLAIN_F32, KVM_OSCAR_C, KVM_COUNT };
+enum { KVM_BF16, KVM_NAIVE, KVM_HADAMARD, KVM_OSCAR, KVM_KIVI2, KVM_PLAIN_BF16, KVM_PLAIN_F32, KVM_OSCAR_C, KVM_OSCAR_CR, KVM_COUNT };
 
-static const char *const kvm_names[KVM_COUNT] = {"bf16", "int2-naive", "int2-hadamard", "oscar", "kivi2", "plain-bf16", "plain-f32", "oscar-c"};
+static const char *const kvm_names[KVM_COUNT] = {"bf16", "int2-naive", "int2-hadamard", "oscar", "kivi2", "plain-bf16", "plain-f32", "oscar-c", "oscar-cr"};
 
 /* the mode's index, or -1 */
 static int kvm_parse(const char *name) {
@@ -36,7 +39,7 @@ static int kvm_parse(const char *name) {
 static int kvm_config(llm_ctx_config *cfg, int mode, const oscar_rotations *had, const oscar_rotations *fitted, char *msg) {
     oscar_kv_config *kv = &cfg->kv;
     cfg->attn = mode == KVM_PLAIN_BF16 ? LLM_ATTN_PLAIN_BF16 : mode == KVM_PLAIN_F32 ? LLM_ATTN_PLAIN_F32 : LLM_ATTN_OSCAR;
-    kv->mode = mode == KVM_KIVI2 ? OSCAR_KV_KIVI2 : (mode == KVM_NAIVE || mode == KVM_HADAMARD || mode == KVM_OSCAR || mode == KVM_OSCAR_C) ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
+    kv->mode = mode == KVM_KIVI2 ? OSCAR_KV_KIVI2 : (mode == KVM_NAIVE || mode == KVM_HADAMARD || mode == KVM_OSCAR || mode == KVM_OSCAR_C || mode == KVM_OSCAR_CR) ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
     kv->rot = NULL;
     kv->center = 0;
     kv->k_clip = kv->v_clip = 0.0f;
@@ -46,11 +49,13 @@ static int kvm_config(llm_ctx_config *cfg, int mode, const oscar_rotations *had,
         if (!had) return snprintf(msg, OSCAR_MSG_SIZE, "int2-hadamard needs Hadamard rotations"), -1;
         kv->rot = had;
     }
-    if (mode == KVM_OSCAR || mode == KVM_OSCAR_C) {
+    if (mode == KVM_OSCAR || mode == KVM_OSCAR_C || mode == KVM_OSCAR_CR) {
         if (!fitted) return snprintf(msg, OSCAR_MSG_SIZE, "--kv %s needs --rot FILE (fitted rotations, see `oscar calibrate`)", kvm_names[mode]), -1;
         if (mode == KVM_OSCAR_C && (!fitted->k_mean || !fitted->v_mean))
             return snprintf(msg, OSCAR_MSG_SIZE, "--kv oscar-c needs a rotation file with K/V means (written by `oscar calibrate` / `oscar fit` since they compute them)"), -1;
-        kv->center = mode == KVM_OSCAR_C;
+        if (mode == KVM_OSCAR_CR && (!fitted->k_rope_mean || !fitted->v_mean))
+            return snprintf(msg, OSCAR_MSG_SIZE, "--kv oscar-cr needs a rotation file with the K mean before RoPE (k.rope_mean, written by `oscar calibrate` / `oscar fit` on an `oscar dump`)"), -1;
+        kv->center = mode == KVM_OSCAR_C ? OSCAR_CENTER_MEAN : mode == KVM_OSCAR_CR ? OSCAR_CENTER_ROPE : OSCAR_CENTER_NONE;
         kv->rot = fitted;
         kv->k_clip = fitted->k_clip > 0 ? fitted->k_clip : -1.0f;
         kv->v_clip = fitted->v_clip > 0 ? fitted->v_clip : -1.0f;
@@ -68,7 +73,7 @@ static int kvm_parse_list(const char *cmd, const char *list, int *modes) {
     for (s = buf; (tok = strtok(s, ",")) != NULL; s = NULL) {
         int m = kvm_parse(tok);
         if (m < 0) {
-            fprintf(stderr, "oscar %s: unknown --kv mode '%s' (bf16, int2-naive, int2-hadamard, oscar, oscar-c, kivi2, plain-bf16, plain-f32)\n", cmd, tok);
+            fprintf(stderr, "oscar %s: unknown --kv mode '%s' (bf16, int2-naive, int2-hadamard, oscar, oscar-c, oscar-cr, kivi2, plain-bf16, plain-f32)\n", cmd, tok);
             return -1;
         }
         for (i = 0; i < n; i++)

@@ -673,6 +673,11 @@ int llm_ctx_init(llm_ctx *c, const llm_model *m, const llm_ctx_config *cfg) {
                     memcpy(s->k_mean + (size_t)l * D, r->k_mean + ((size_t)l * Hkv + i) * D, (size_t)D * sizeof(float));
                     memcpy(s->v_mean + (size_t)l * D, r->v_mean + ((size_t)l * Hkv + i) * D, (size_t)D * sizeof(float));
                 }
+                if (r->k_rope_mean) { /* and of the pre-RoPE K means (OSCAR_CENTER_ROPE) */
+                    if (oscar_rotations_alloc_rope_mean(s, r->rope_base) != OSCAR_OK) return llm__fail(c->msg, "rotations: %s", s->msg);
+                    for (l = 0; l < m->n_layer; l++)
+                        memcpy(s->k_rope_mean + (size_t)l * D, r->k_rope_mean + ((size_t)l * Hkv + i) * D, (size_t)D * sizeof(float));
+                }
             }
         }
     }

@@ -8,6 +8,9 @@
 #  3. `oscar niah` runs its caches with the SPEC's BF16 sink and window (64, 256) unless told
 #     otherwise (--sink / --window), as the caches report them
 #  5. `--v-group` (K and V at different INT2 groups) and 6. `niah --score` (digit log-probabilities)
+#  7. oscar-cr (K centered before RoPE): with every row in BF16 it computes what bf16 does (the
+#     score term it adds back is right for the model's own RoPE); with an INT2 history it runs and
+#     differs from oscar-c at the same bits
 set -e
 OSCAR=$1
 MODEL=$2
@@ -34,7 +37,7 @@ done
 # 2. ppl: 160-token window, sink 16 + window 64 so that INT2 history starts at position 144
 "$OSCAR" calibrate -m "$MODEL" -f "$TEXT" -c 96 --window 48 -t 2 -o "$T/rot.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
 "$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 192 --contexts 160,192 --score-from 100 --sink 16 --window 64 \
-  --kv bf16,plain-bf16,int2-naive,oscar,oscar-c --rot "$T/rot.st" -t 2 --json >"$T/a.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+  --kv bf16,plain-bf16,int2-naive,oscar,oscar-c,oscar-cr --rot "$T/rot.st" -t 2 --json >"$T/a.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
 "$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 64 \
   --kv bf16,int2-naive -t 2 --json >"$T/b.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
 "$PY" - "$T/a.json" "$T/b.json" <<'EOF' && ok "ppl: bf16 cache == plain bf16 attention; INT2 modes differ; --contexts == shorter -c" || bad "ppl checks"
@@ -47,6 +50,7 @@ assert abs(plain["ppl"] / ref["ppl"] - 1) < 1e-6, (plain, ref)
 assert plain["kld"] < 1e-9 and plain["top1"] == 1.0, plain
 assert m["int2-naive"]["kld"] > 1e-6 and m["oscar"]["kld"] > 0 and m["oscar-c"]["kld"] > 0, m
 assert m["oscar-c"]["kld"] != m["oscar"]["kld"] and m["oscar-c"]["history_bits"] == m["oscar"]["history_bits"], m
+assert m["oscar-cr"]["kld"] > 0 and m["oscar-cr"]["kld"] != m["oscar-c"]["kld"] and m["oscar-cr"]["history_bits"] == m["oscar"]["history_bits"], m
 assert m["int2-naive"]["history_bits"] == 2.5 and ref["history_bits"] == 16.0, m
 assert c192["scored"] == 91 and c160["scored"] == 59, (c160["scored"], c192["scored"])
 bm = {x["mode"]: x for x in b["contexts"][0]["modes"]}
@@ -67,9 +71,9 @@ assert (a["sink"], a["window"]) == (64, 256), (a["sink"], a["window"])
 assert (b["sink"], b["window"]) == (16, 0), (b["sink"], b["window"])
 EOF
 
-# 4. oscar-c through caches split per KV head (niah's threads): the means follow each head
-"$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv oscar-c --rot "$T/rot.st" --lengths 160 --depths 50 --sink 16 --window 0 -t 2 --json >"$T/n3.json" 2>"$T/log" \
-  && ok "niah --kv oscar-c with per-head caches" || { cat "$T/log"; bad "niah oscar-c"; }
+# 4. oscar-c and oscar-cr through caches split per KV head (niah's threads): the means follow each head
+"$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv oscar-c,oscar-cr --rot "$T/rot.st" --lengths 160 --depths 50 --sink 16 --window 0 -t 2 --json >"$T/n3.json" 2>"$T/log" \
+  && ok "niah --kv oscar-c,oscar-cr with per-head caches" || { cat "$T/log"; bad "niah oscar-c"; }
 
 # 5. ppl with K and V at different INT2 groups: the history's bits follow both groups; the K group
 #    changes the result (K at 16 and V at 32 against both at 32)
@@ -101,6 +105,21 @@ for x in (m["bf16"], m["int2-naive"], r):
 assert m["int2-naive"]["digits_nll_mean"] > m["bf16"]["digits_nll_mean"], m
 assert r["digits_nll_mean"] == m["bf16"]["digits_nll_mean"] and r["hits"] == m["bf16"]["hits"], (r, m["bf16"])
 print("  digits -log p: bf16 %.3f, int2-naive %.3f" % (m["bf16"]["digits_nll_mean"], m["int2-naive"]["digits_nll_mean"]))
+EOF
+
+# 7. oscar-cr with every row in BF16 (sink 256 > the window): only BF16 rounding of rotated, centered
+#    rows separates it from bf16; a wrong RoPE term (angle, pair order, sign) would move the scores by
+#    q . RoPE(p) mu and the KLD far above this bound. The file records the base and the pre-RoPE means.
+"$OSCAR" info "$T/rot.st" | grep -q "pre-RoPE K    per KV head, RoPE base 100000" && ok "rotation file carries the pre-RoPE K means and the RoPE base" || bad "info: pre-RoPE K means"
+"$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 192 --score-from 100 --sink 256 --window 64 \
+  --kv bf16,oscar,oscar-cr --rot "$T/rot.st" -t 2 --json >"$T/r.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$PY" - "$T/r.json" <<'EOF' && ok "ppl: oscar-cr with all rows in BF16 == bf16 within BF16 rounding" || bad "oscar-cr in BF16"
+import json, sys
+a = json.load(open(sys.argv[1]))
+m = {x["mode"]: x for x in a["contexts"][0]["modes"]}
+assert m["oscar-cr"]["kld"] < 2e-3 and m["oscar-cr"]["top1"] >= 0.97, m["oscar-cr"]
+assert m["oscar"]["kld"] < 2e-3, m["oscar"]
+print("  all-BF16 rows: KLD oscar %.2g, oscar-cr %.2g (top-1 %.3f)" % (m["oscar"]["kld"], m["oscar-cr"]["kld"], m["oscar-cr"]["top1"]))
 EOF
 
 echo "test_eval: $pass passed, $fail failed"

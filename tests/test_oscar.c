@@ -755,23 +755,164 @@ static void test_attention(void) {
 
 /* cfg.center: rows stored less the rotation file's means; attention unchanged up to rounding, and
    INT2 history errors shrink when the rows share a large per-channel offset */
-static void test_cache_center(void) {
-    int d = 64, Hkv = 2, G = 2, Hq = 4, N = 800, i, j, t, pass;
-    float *K = (float *)malloc(sizeof(float) * N * Hkv * d), *V = (float *)malloc(sizeof(float) * N * Hkv * d);
-    float *q = (float *)malloc(sizeof(float) * Hq * d), *out = (float *)malloc(sizeof(float) * Hq * d);
-    float *kh = (float *)malloc(sizeof(float) * N * d), *vh = (float *)malloc(sizeof(float) * N * d), mu[2][2][64];
-    double ref[64], err[2] = {0, 0};
-    oscar_rotations rot;
-    oscar_kv kv;
-    oscar_kv_config cfg;
+/* relative error of a cache's GQA attention output out [Hkv*G][d] for queries q against attention over
+   the keys K [N][Hkv][d] and the values V (or, V NULL, the cache's own values: its rows read back,
+   un-rotated and v_mean added, so that what is left is the keys' error); kh, vh: [N][d] scratch */
+static double gqa_attention_error(const float *out, const float *q, const float *K, const float *V, const oscar_kv *kv, int seq,
+                                  const float *v_mean, int N, int Hkv, int G, int d, float *kh, float *vh) {
+    double ref[64], num = 0.0, den = 0.0;
+    int j, t, g, i;
+    for (j = 0; j < Hkv; j++) {
+        for (t = 0; t < N; t++) {
+            memcpy(kh + (size_t)t * d, K + ((size_t)t * Hkv + j) * d, sizeof(float) * d);
+            if (V) memcpy(vh + (size_t)t * d, V + ((size_t)t * Hkv + j) * d, sizeof(float) * d);
+            else {
+                float vr[64];
+                oscar_kv_read_row(kv, seq, 0, j, t, NULL, vr);
+                oscar_rotate_rows(vh + (size_t)t * d, vr, oscar_kv_rotation(kv, 0, j, 1), 1, d, 1);
+                for (i = 0; i < d; i++) vh[(size_t)t * d + i] += v_mean[j * d + i];
+            }
+        }
+        for (g = 0; g < G; g++) {
+            naive_attention(ref, q + (size_t)(j * G + g) * d, kh, vh, N, d, 1.0 / sqrt((double)d));
+            for (i = 0; i < d; i++) {
+                const double e = ref[i] - out[(j * G + g) * d + i];
+                num += e * e, den += ref[i] * ref[i];
+            }
+        }
+    }
+    return sqrt(num / den);
+}
+
+/* a rotation file keeps the means (and the pre-RoPE K mean with its base) bit for bit, and a NaN put
+   at *poison (an entry of one of them) makes the reader refuse the file */
+static void check_file_means(oscar_rotations *rot, const char *name, float *poison, const char *what) {
+    oscar_rotations back;
+    const size_t n = sizeof(float) * (size_t)rot->n_layers * rot->n_kv_heads * rot->head_dim;
+    rot->composition = OSCAR_COMP_R_H_PBR;
+    CHECK(oscar_rotations_save(rot, tmp_path(name)) == OSCAR_OK, "%s", rot->msg);
+    CHECK(oscar_rotations_load(&back, tmp_path(name)) == OSCAR_OK, "%s", back.msg);
+    CHECK(back.k_mean && back.v_mean && !memcmp(back.k_mean, rot->k_mean, n) && !memcmp(back.v_mean, rot->v_mean, n) &&
+              (!rot->k_rope_mean || (back.k_rope_mean && back.rope_base == rot->rope_base && !memcmp(back.k_rope_mean, rot->k_rope_mean, n))),
+          "%s: means round-trip (RoPE base %g)", what, back.rope_base);
+    oscar_rotations_free(&back);
+    *poison = NAN;
+    oscar_rotations_save(rot, tmp_path(name));
+    CHECK(oscar_rotations_load(&back, tmp_path(name)) == OSCAR_ERR_NONFINITE && back.k_rot == NULL, "%s: NaN mean: %s", what, back.msg);
+}
+
+/* random K, V rows [N][Hkv][d] and queries [Hq][d] plus per-head offsets mu[0] (K; turned by RoPE(t)
+   at row t when rope_base > 0) and mu[1] (V), for the centering tests; d <= 64 */
+static void fill_offset_rows(float *K, float *V, float *q, float mu[2][2][64], int N, int Hkv, int Hq, int d, double rope_base) {
+    float y[64];
+    int i, j, t;
     for (j = 0; j < Hkv; j++)
         for (i = 0; i < d; i++) mu[0][j][i] = (float)(4.0 * synth_normal(&rng)), mu[1][j][i] = (float)(3.0 * synth_normal(&rng));
     fill_normal(K, (size_t)N * Hkv * d, 1.0);
     fill_normal(V, (size_t)N * Hkv * d, 1.0);
     fill_normal(q, (size_t)Hq * d, 0.4);
     for (t = 0; t < N; t++)
-        for (j = 0; j < Hkv; j++)
-            for (i = 0; i < d; i++) K[((size_t)t * Hkv + j) * d + i] += mu[0][j][i], V[((size_t)t * Hkv + j) * d + i] += mu[1][j][i];
+        for (j = 0; j < Hkv; j++) {
+            if (rope_base > 0.0) oscar_rope_row(y, mu[0][j], d, rope_base, t, 0);
+            else memcpy(y, mu[0][j], sizeof(float) * (size_t)d);
+            for (i = 0; i < d; i++) K[((size_t)t * Hkv + j) * d + i] += y[i], V[((size_t)t * Hkv + j) * d + i] += mu[1][j][i];
+        }
+}
+
+/* OSCAR_CENTER_ROPE: keys whose offset lives before RoPE (so it turns with the position) */
+static void test_cache_center_rope(void) {
+    int d = 64, Hkv = 2, G = 2, Hq = 4, N = 800, i, j, t, pass;
+    const double base = 10000.0;
+    float *K = (float *)malloc(sizeof(float) * N * Hkv * d), *V = (float *)malloc(sizeof(float) * N * Hkv * d);
+    float *q = (float *)malloc(sizeof(float) * Hq * d), *out = (float *)malloc(sizeof(float) * Hq * d);
+    float *kh = (float *)malloc(sizeof(float) * N * d), *vh = (float *)malloc(sizeof(float) * N * d), mu[2][2][64], c[64], y[64];
+    double err[3] = {0, 0, 0}, worst = 0.0;
+    oscar_rotations rot;
+    oscar_kv kv;
+    oscar_kv_config cfg;
+    /* the helper: half-split pairs (i, i + d/2), its inverse, and the runner's formula */
+    for (i = 0; i < d; i++) c[i] = (float)synth_normal(&rng);
+    oscar_rope_row(y, c, d, base, 777, 0);
+    for (i = 0; i < d / 2; i++) {
+        const double th = 777.0 * pow(base, -2.0 * i / d);
+        worst = fmax(worst, fabs(y[i] - (c[i] * cos(th) - c[i + d / 2] * sin(th))));
+        worst = fmax(worst, fabs(y[i + d / 2] - (c[i] * sin(th) + c[i + d / 2] * cos(th))));
+    }
+    oscar_rope_row(y, y, d, base, 777, 1);
+    for (i = 0; i < d; i++) worst = fmax(worst, fabs(y[i] - c[i]));
+    CHECK(worst <= 1e-5, "oscar_rope_row: off by %g from cos/sin pairs or its inverse", worst);
+    fill_offset_rows(K, V, q, mu, N, Hkv, Hq, d, base);
+    CHECK(oscar_rotations_alloc(&rot, 1, d, Hkv, 0) == OSCAR_OK, "%s", rot.msg);
+    synth_orthogonal(rot.k_rot, d, &rng);
+    synth_orthogonal(rot.v_rot, d, &rng);
+    CHECK(oscar_rotations_alloc_means(&rot) == OSCAR_OK, "%s", rot.msg);
+    for (j = 0; j < Hkv; j++) /* the fixed (post-RoPE) means of the rows themselves, as calibration would give */
+        for (i = 0; i < d; i++) {
+            double sk = 0.0;
+            for (t = 0; t < N; t++) sk += K[((size_t)t * Hkv + j) * d + i];
+            rot.k_mean[j * d + i] = (float)(sk / N);
+            rot.v_mean[j * d + i] = mu[1][j][i] + (float)(0.05 * synth_normal(&rng));
+        }
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = 1; cfg.n_kv_heads = Hkv; cfg.head_dim = d;
+    cfg.mode = OSCAR_KV_INT2;
+    cfg.rot = &rot;
+    cfg.center = OSCAR_CENTER_ROPE;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "pre-RoPE"), "center 2 without a pre-RoPE mean: %s", kv.msg);
+    cfg.center = 3;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG, "center 3: %s", kv.msg);
+    CHECK(oscar_rotations_alloc_rope_mean(&rot, 0.5) == OSCAR_ERR_RANGE && !rot.k_rope_mean, "RoPE base 0.5 accepted");
+    CHECK(oscar_rotations_alloc_rope_mean(&rot, base) == OSCAR_OK, "%s", rot.msg);
+    for (j = 0; j < Hkv; j++) /* a calibration estimate: the offset plus noise */
+        for (i = 0; i < d; i++) rot.k_rope_mean[j * d + i] = mu[0][j][i] + (float)(0.05 * synth_normal(&rng));
+    /* pass 0: everything BF16 (sink N), centered before RoPE: attention over the original rows;
+       passes 1-3: INT2 history centered before RoPE, by the fixed mean, not at all, each against
+       attention over the exact keys and the cache's own (dequantised) values, so that the error
+       measured is the keys' */
+    for (pass = 0; pass < 4; pass++) {
+        int seq = 0;
+        double e;
+        cfg.sink = pass == 0 ? N : 0;
+        cfg.center = pass <= 1 ? OSCAR_CENTER_ROPE : (pass == 2 ? OSCAR_CENTER_MEAN : OSCAR_CENTER_NONE);
+        CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
+        oscar_kv_seq_create(&kv, &seq);
+        CHECK(oscar_kv_append(&kv, seq, 0, K, V, N / 2) == OSCAR_OK, "%s", kv.msg); /* two appends: positions carry on */
+        CHECK(oscar_kv_append(&kv, seq, 0, K + (size_t)(N / 2) * Hkv * d, V + (size_t)(N / 2) * Hkv * d, N - N / 2) == OSCAR_OK, "%s", kv.msg);
+        CHECK(oscar_kv_attend(&kv, seq, 0, out, q, Hq, 0.0f) == OSCAR_OK, "%s", kv.msg);
+        e = gqa_attention_error(out, q, K, NULL, &kv, seq, rot.v_mean, N, Hkv, G, d, kh, vh);
+        if (pass == 0) CHECK(e <= 2e-3, "BF16 rows, centered before RoPE: rel error %g against attention over the original rows", e);
+        else err[pass - 1] = e;
+        if (pass == 1) { /* a stored window row is (k - RoPE(t) mu) . R */
+            float row[64], want[64];
+            worst = 0.0;
+            t = N - 3;
+            oscar_kv_read_row(&kv, seq, 0, 1, t, row, NULL);
+            oscar_rope_row(y, rot.k_rope_mean + d, d, base, t, 0);
+            for (i = 0; i < d; i++) c[i] = K[((size_t)t * Hkv + 1) * d + i] - y[i];
+            oscar_rotate_rows(want, c, oscar_kv_rotation(&kv, 0, 1, 0), 1, d, 0);
+            for (i = 0; i < d; i++) worst = fmax(worst, fabs(want[i] - row[i]) / (fabs(want[i]) + 0.05));
+            CHECK(worst <= 1e-2, "stored window row differs from (k - RoPE(t) mu) . R by a relative %g (BF16 rounding: 0.4%%)", worst);
+        }
+        oscar_kv_free(&kv);
+    }
+    printf("  keys with a turning (pre-RoPE) offset, INT2 history: attention error from K %.4f centered before RoPE, %.4f by the fixed mean, %.4f not\n",
+           err[0], err[1], err[2]);
+    CHECK(err[0] < 0.7 * err[1] && err[1] < err[2], "centering before RoPE should cut the fixed mean's error by 30%% here: %g vs %g (none %g)", err[0], err[1], err[2]);
+    check_file_means(&rot, "rot-rope.safetensors", &rot.k_rope_mean[5], "pre-RoPE K mean");
+    oscar_rotations_free(&rot);
+    free(K); free(V); free(q); free(out); free(kh); free(vh);
+}
+
+static void test_cache_center(void) {
+    int d = 64, Hkv = 2, G = 2, Hq = 4, N = 800, i, j, t, pass;
+    float *K = (float *)malloc(sizeof(float) * N * Hkv * d), *V = (float *)malloc(sizeof(float) * N * Hkv * d);
+    float *q = (float *)malloc(sizeof(float) * Hq * d), *out = (float *)malloc(sizeof(float) * Hq * d);
+    float *kh = (float *)malloc(sizeof(float) * N * d), *vh = (float *)malloc(sizeof(float) * N * d), mu[2][2][64];
+    double err[2] = {0, 0};
+    oscar_rotations rot;
+    oscar_kv kv;
+    oscar_kv_config cfg;
+    fill_offset_rows(K, V, q, mu, N, Hkv, Hq, d, 0.0);
     CHECK(oscar_rotations_alloc(&rot, 1, d, Hkv, 0) == OSCAR_OK, "%s", rot.msg);
     synth_orthogonal(rot.k_rot, d, &rng);
     synth_orthogonal(rot.v_rot, d, &rng);
@@ -793,29 +934,17 @@ static void test_cache_center(void) {
     /* pass 0: everything BF16 (sink N): the output equals attention over the original rows; pass 1, 2:
        INT2 history (default sink / window), centered and not */
     for (pass = 0; pass < 3; pass++) {
-        int seq = 0, g;
-        double num = 0.0, den = 0.0;
+        int seq = 0;
+        double e;
         cfg.sink = pass == 0 ? N : 0;
         cfg.center = pass != 2;
         CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
         oscar_kv_seq_create(&kv, &seq);
         CHECK(oscar_kv_append(&kv, seq, 0, K, V, N) == OSCAR_OK, "%s", kv.msg);
         CHECK(oscar_kv_attend(&kv, seq, 0, out, q, Hq, 0.0f) == OSCAR_OK, "%s", kv.msg);
-        for (j = 0; j < Hkv; j++) {
-            for (t = 0; t < N; t++) {
-                memcpy(kh + (size_t)t * d, K + ((size_t)t * Hkv + j) * d, sizeof(float) * d);
-                memcpy(vh + (size_t)t * d, V + ((size_t)t * Hkv + j) * d, sizeof(float) * d);
-            }
-            for (g = 0; g < G; g++) {
-                naive_attention(ref, q + (size_t)(j * G + g) * d, kh, vh, N, d, 1.0 / sqrt((double)d));
-                for (i = 0; i < d; i++) {
-                    const double e = ref[i] - out[(j * G + g) * d + i];
-                    num += e * e, den += ref[i] * ref[i];
-                }
-            }
-        }
-        if (pass == 0) CHECK(sqrt(num / den) <= 2e-3, "BF16 rows, centered: rel error %g against attention over the original rows", sqrt(num / den));
-        else err[pass - 1] = sqrt(num / den);
+        e = gqa_attention_error(out, q, K, V, &kv, seq, NULL, N, Hkv, G, d, kh, vh);
+        if (pass == 0) CHECK(e <= 2e-3, "BF16 rows, centered: rel error %g against attention over the original rows", e);
+        else err[pass - 1] = e;
         if (pass == 1) { /* stored rows are the rotated, centered rows */
             float row[64], want[64], c[64];
             double worst = 0.0;
@@ -830,18 +959,7 @@ static void test_cache_center(void) {
     }
     printf("  rows with a per-channel offset, INT2 history: attention error %.4f centered, %.4f not\n", err[0], err[1]);
     CHECK(err[0] < 0.5 * err[1], "centering should at least halve the error here: %g vs %g", err[0], err[1]);
-    /* the means in a rotation file */
-    {
-        oscar_rotations back;
-        rot.composition = OSCAR_COMP_R_H_PBR;
-        CHECK(oscar_rotations_save(&rot, tmp_path("rot-mean.safetensors")) == OSCAR_OK, "%s", rot.msg);
-        CHECK(oscar_rotations_load(&back, tmp_path("rot-mean.safetensors")) == OSCAR_OK, "%s", back.msg);
-        CHECK(back.k_mean && back.v_mean && !memcmp(back.k_mean, rot.k_mean, sizeof(float) * Hkv * d) && !memcmp(back.v_mean, rot.v_mean, sizeof(float) * Hkv * d), "means round-trip");
-        oscar_rotations_free(&back);
-        rot.v_mean[7] = NAN;
-        oscar_rotations_save(&rot, tmp_path("rot-mean.safetensors"));
-        CHECK(oscar_rotations_load(&back, tmp_path("rot-mean.safetensors")) == OSCAR_ERR_NONFINITE && back.k_rot == NULL, "NaN mean: %s", back.msg);
-    }
+    check_file_means(&rot, "rot-mean.safetensors", &rot.v_mean[7], "K/V means"); /* the means in a rotation file */
     oscar_rotations_free(&rot);
     free(K); free(V); free(q); free(out); free(kh); free(vh);
 }
@@ -1308,6 +1426,7 @@ int main(void) {
     RUN(test_cache_random_ops);
     RUN(test_attention);
     RUN(test_cache_center);
+    RUN(test_cache_center_rope);
     RUN(test_mode_ordering);
     RUN(test_rotate_q14);
     RUN(test_cache_wht);
