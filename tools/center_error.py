@@ -6,26 +6,10 @@
 # one group per row (d 64). Needs numpy.
 #   oscar dump -m MODEL -f pride_and_prejudice.txt -c 4096 --window 4096 -o pnp4k.st
 #   python3 tools/center_error.py pnp4k.st rotations/smollm2-135m-instruct.safetensors
-import json,struct,sys,numpy as np
-def load(f):
-    raw=open(f,'rb').read(); n=struct.unpack('<Q',raw[:8])[0]; h=json.loads(raw[8:8+n]); base=8+n
-    out={}
-    for k,v in h.items():
-        if k=='__metadata__': continue
-        a,b=v['data_offsets']; out[k]=np.frombuffer(raw[base+a:base+b],dtype=np.float32).reshape(v['shape'])
-    return out
+import os,sys,numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from int2ref import load, quant  # noqa: E402
 D=load(sys.argv[1]); R=load(sys.argv[2])
-def f16(x): return x.astype(np.float16).astype(np.float32)
-def quant(x,c):  # rows of 64, one group
-    d=x.shape[-1]
-    if c>0:
-        a=np.sort(np.abs(x),axis=-1); idx=min(int(np.floor(np.float32(c)*d)),d-1); thr=a[...,idx:idx+1]
-        x=np.clip(x,-thr,thr)
-    mn=x.min(-1,keepdims=True); mx=x.max(-1,keepdims=True)
-    s=f16((mx-mn)/np.float32(3)); m=f16(mn)
-    with np.errstate(divide='ignore',invalid='ignore'):
-        q=np.clip(np.floor((x-m)/s+0.5),0,3); q=np.where(s==0,0,q)
-    return m+q*s
 def H(d):
     h=np.array([[1.0]])
     while h.shape[0]<d: h=np.block([[h,h],[h,-h]])
