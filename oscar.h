@@ -33,12 +33,13 @@
    API INDEX
      general      oscar_version, oscar_result_string
      numbers      oscar_f32_to_f16, oscar_f16_to_f32, oscar_f32_to_bf16, oscar_bf16_to_f32
-     >>wht        oscar_wht, oscar_bitrev, oscar_hadamard_matrix, oscar_is_pow2
+     >>wht        oscar_wht, oscar_bitrev, oscar_hadamard_matrix, oscar_is_pow2, oscar_rope_row
      >>jacobi     oscar_jacobi_eig                 symmetric eigensolver, double precision
      >>calib      oscar_calib_init/_add_q/_add_kv/_targets/_means/_free   statistics of SPEC section 2
      >>fit        oscar_rotation_fit, oscar_rotation_orth_error, oscar_composition_name/_parse,
                   oscar_rotate_rows, oscar_rotation_q14 + oscar_rotate_row_q14 (the cache's rows)
-     >>rot        oscar_rotations_alloc/_alloc_means/_free/_save/_load/_set_fixed/_is_hadamard/_k/_v
+     >>rot        oscar_rotations_alloc/_alloc_means/_alloc_rope_mean/_free/_save/_load/_set_fixed/
+                  _is_hadamard/_k/_v
      >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row, oscar_int2_dequantize_row,
                   oscar_int2_quantize_channels, oscar_int2_dequantize_channels (KIVI-2 keys)
      >>kv         oscar_kv_config_resolve, oscar_kv_init/_free, oscar_kv_seq_create/_fork/_release/_length,
