@@ -381,6 +381,7 @@ typedef struct oscar_kv {
     float *v_mean_out;    /* [L][Hkv][d]: added to attention outputs (v_mean, or v_mean . R_v with absorb_v) */
     float *k_rope_mean;   /* [L][Hkv][d] (OSCAR_CENTER_ROPE) or NULL: K rows are stored less RoPE(pos) of it */
     double rope_base;     /* with k_rope_mean */
+    double *rope_step;    /* [d/2][3] with k_rope_mean: theta_i = base^(-2i/d), cos theta_i, sin theta_i */
     double *scratch;      /* attention scratch, grown for the largest GQA group seen */
     int scratch_g;
     char msg[OSCAR_MSG_SIZE];
@@ -657,15 +658,23 @@ OSCAR_DEF void oscar_wht_f64(double *x, int d) {
     OSCAR__WHT_BODY(double, x, d);
 }
 
-OSCAR_DEF void oscar_rope_row(float *y, const float *x, int d, double base, int64_t pos, int inverse) {
+/* the body of oscar_rope_row with theta_i = f[i * fstride] given (the cache keeps them) */
+static void oscar__rope_row_f(float *y, const float *x, int d, const double *f, int fstride, int64_t pos, int inverse) {
     int i, h = d / 2;
-    if (!y || !x || d < 2 || d % 2 || !(base > 1.0)) return; /* nothing to do for bad input */
     for (i = 0; i < h; i++) {
-        const double th = (double)pos * pow(base, -2.0 * i / d), c = cos(th), sn = inverse ? -sin(th) : sin(th);
+        const double th = (double)pos * f[(size_t)i * fstride], c = cos(th), sn = inverse ? -sin(th) : sin(th);
         const double a = x[i], b = x[i + h];
         y[i] = (float)(a * c - b * sn);
         y[i + h] = (float)(a * sn + b * c);
     }
+}
+
+OSCAR_DEF void oscar_rope_row(float *y, const float *x, int d, double base, int64_t pos, int inverse) {
+    double f[OSCAR_MAX_HEAD_DIM / 2];
+    int i;
+    if (!y || !x || d < 2 || d % 2 || d > OSCAR_MAX_HEAD_DIM || !(base > 1.0)) return; /* nothing to do for bad input */
+    for (i = 0; i < d / 2; i++) f[i] = pow(base, -2.0 * i / d);
+    oscar__rope_row_f(y, x, d, f, 1, pos, inverse);
 }
 
 OSCAR_DEF int oscar_bitrev(int i, int d) {
@@ -1416,6 +1425,17 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
                 }
                 memcpy(kv->k_rope_mean, r->k_rope_mean, nm * sizeof(float));
                 kv->rope_base = r->rope_base;
+                kv->rope_step = (double *)oscar__calloc((size_t)d / 2 * 3, sizeof(double));
+                if (!kv->rope_step) {
+                    oscar_kv_free(kv);
+                    return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for the means");
+                }
+                for (l = 0; l < (size_t)d / 2; l++) {
+                    const double f = pow(r->rope_base, -2.0 * (double)l / d); /* as oscar_rope_row */
+                    kv->rope_step[3 * l] = f;
+                    kv->rope_step[3 * l + 1] = cos(f);
+                    kv->rope_step[3 * l + 2] = sin(f);
+                }
                 if (!oscar__finite_f32(kv->k_rope_mean, nm)) {
                     oscar_kv_free(kv);
                     return oscar__fail(kv->msg, OSCAR_ERR_NONFINITE, "kv_init: NaN or Inf in the rotations' pre-RoPE K mean");
@@ -1470,6 +1490,7 @@ OSCAR_DEF void oscar_kv_free(oscar_kv *kv) {
     OSCAR_FREE(kv->v_mean);
     OSCAR_FREE(kv->v_mean_out);
     OSCAR_FREE(kv->k_rope_mean);
+    OSCAR_FREE(kv->rope_step);
     OSCAR_FREE(kv->k_rotq);
     OSCAR_FREE(kv->v_rotq);
     OSCAR_FREE(kv->scratch);
@@ -1651,7 +1672,7 @@ static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) 
 static const float *oscar__kv_mean(const oscar_kv *kv, int layer, int kv_head, int is_v, int pos, float *buf) {
     const float *m = is_v ? kv->v_mean : kv->k_mean;
     if (!is_v && kv->k_rope_mean) {
-        oscar_rope_row(buf, kv->k_rope_mean + ((size_t)layer * kv->Hkv + kv_head) * kv->d, kv->d, kv->rope_base, pos, 0);
+        oscar__rope_row_f(buf, kv->k_rope_mean + ((size_t)layer * kv->Hkv + kv_head) * kv->d, kv->d, kv->rope_step, 3, pos, 0);
         return buf;
     }
     return m ? m + ((size_t)layer * kv->Hkv + kv_head) * kv->d : NULL;
@@ -1940,20 +1961,14 @@ static double oscar__dot_lanes(const float *a, const float *b, int d) {
    head dim); arithmetic in double with one rescale per chunk. In double the result equals plain
    attention over the same rows to the last bit of fp32 in practice (tests/test_model.c checks the
    whole model's logits); fp32 products here move a 30-layer model's logits by ~1e-3. */
-/* OSCAR_CENTER_ROPE: the score term q . RoPE(p) mu that the stored rows left out, for the tokens
-   [p0, p0 + cn) and G heads: sum_i A_i cos(p theta_i) + B_i sin(p theta_i) with ab[g] = (A, B) from
-   the unrotated query (oscar_kv_attend). The angles advance by the angle-sum recurrence from exact
-   values at p0 (cn <= OSCAR__CHUNK steps, error ~1e-15). corr: [G][OSCAR__CHUNK] */
-static void oscar__rope_corr(const oscar_kv *kv, int p0, int cn, const double *ab, int G, double *corr) {
-    double cs[OSCAR_MAX_HEAD_DIM / 2], sn[OSCAR_MAX_HEAD_DIM / 2], dc[OSCAR_MAX_HEAD_DIM / 2], ds[OSCAR_MAX_HEAD_DIM / 2];
+/* OSCAR_CENTER_ROPE: the score term q . RoPE(p) mu that the stored rows left out, for the next cn
+   tokens and G heads: sum_i A_i cos(p theta_i) + B_i sin(p theta_i) with ab[g] = (A, B) from the
+   unrotated query (oscar_kv_attend). cs, sn [d/2] hold cos / sin of p theta_i for the first token
+   (exact values at the start of a range, oscar__attend_range) and advance by the angle-sum recurrence
+   (double: after 2^17 steps the angles are off by ~1e-11). corr: [G][OSCAR__CHUNK] */
+static void oscar__rope_corr(const oscar_kv *kv, int cn, const double *ab, int G, double *corr, double *cs, double *sn) {
+    const double *st = kv->rope_step;
     int h = kv->d / 2, i, c, g;
-    for (i = 0; i < h; i++) {
-        const double f = pow(kv->rope_base, -2.0 * i / kv->d);
-        cs[i] = cos((double)p0 * f);
-        sn[i] = sin((double)p0 * f);
-        dc[i] = cos(f);
-        ds[i] = sin(f);
-    }
     for (c = 0; c < cn; c++) {
         for (g = 0; g < G; g++) {
             const double *A = ab + (size_t)g * kv->d, *B = A + h;
@@ -1962,8 +1977,8 @@ static void oscar__rope_corr(const oscar_kv *kv, int p0, int cn, const double *a
             corr[(size_t)g * OSCAR__CHUNK + c] = acc;
         }
         for (i = 0; i < h; i++) {
-            const double c2 = cs[i] * dc[i] - sn[i] * ds[i];
-            sn[i] = sn[i] * dc[i] + cs[i] * ds[i];
+            const double c2 = cs[i] * st[3 * i + 1] - sn[i] * st[3 * i + 2];
+            sn[i] = sn[i] * st[3 * i + 1] + cs[i] * st[3 * i + 2];
             cs[i] = c2;
         }
     }
@@ -1972,14 +1987,18 @@ static void oscar__rope_corr(const oscar_kv *kv, int p0, int cn, const double *a
 static void oscar__attend_range(const oscar_kv *kv, int seq, int layer, int j, int a, int b, const float *qf, int G, float scale,
                                 oscar__softmax *part, float *Kc, float *Vc, const double *ab, double *corr) {
     int d = kv->d, pos, c, g, i;
-    double sc[OSCAR__CHUNK], pc[OSCAR__CHUNK], o[OSCAR_MAX_HEAD_DIM];
+    double sc[OSCAR__CHUNK], pc[OSCAR__CHUNK], o[OSCAR_MAX_HEAD_DIM], cs[OSCAR_MAX_HEAD_DIM / 2], sn[OSCAR_MAX_HEAD_DIM / 2];
+    for (i = 0; ab && i < d / 2; i++) { /* the RoPE angles of token a, exact; the chunks advance them */
+        cs[i] = cos((double)a * kv->rope_step[3 * i]);
+        sn[i] = sin((double)a * kv->rope_step[3 * i]);
+    }
     for (pos = a; pos < b; pos += OSCAR__CHUNK) {
         int cn = b - pos < OSCAR__CHUNK ? b - pos : OSCAR__CHUNK;
         for (c = 0; c < cn; c++) {
             oscar__kv_row(kv, seq, layer, j, pos + c, 0, Kc + (size_t)c * d);
             oscar__kv_row(kv, seq, layer, j, pos + c, 1, Vc + (size_t)c * d);
         }
-        if (ab) oscar__rope_corr(kv, pos, cn, ab, G, corr);
+        if (ab) oscar__rope_corr(kv, cn, ab, G, corr, cs, sn);
         for (g = 0; g < G; g++) {
             const float *qg = qf + (size_t)g * d;
             oscar__softmax *st = &part[g];
