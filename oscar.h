@@ -2791,6 +2791,8 @@ OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
     size_t dd;
     if (!r) return OSCAR_ERR_NULL;
     if (!r->k_rot || !path) return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations_save: nothing to save or no path");
+    if (r->k_rope_mean && !(r->k_mean && r->v_mean))
+        return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations_save: a pre-RoPE K mean needs the K/V means too (oscar_rotations_alloc_means)");
     nh = r->per_head ? r->n_kv_heads : 1;
     dd = (size_t)r->head_dim * r->head_dim;
     nk = r->k_mean && r->v_mean ? (r->k_rope_mean ? 7 : 6) : 4; /* + k.mean, v.mean (+ k.rope_mean) */

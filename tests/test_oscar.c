@@ -862,6 +862,12 @@ static void test_cache_center_rope(void) {
     cfg.center = 3;
     CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG, "center 3: %s", kv.msg);
     CHECK(oscar_rotations_alloc_rope_mean(&rot, 0.5) == OSCAR_ERR_RANGE && !rot.k_rope_mean, "RoPE base 0.5 accepted");
+    { /* a pre-RoPE mean without the K/V means is refused by the writer, not dropped */
+        oscar_rotations bare;
+        CHECK(oscar_rotations_alloc(&bare, 1, d, Hkv, 0) == OSCAR_OK && oscar_rotations_alloc_rope_mean(&bare, base) == OSCAR_OK, "%s", bare.msg);
+        CHECK(oscar_rotations_save(&bare, tmp_path("rot-bare.safetensors")) == OSCAR_ERR_STATE && strstr(bare.msg, "pre-RoPE"), "save: %s", bare.msg);
+        oscar_rotations_free(&bare);
+    }
     CHECK(oscar_rotations_alloc_rope_mean(&rot, base) == OSCAR_OK, "%s", rot.msg);
     for (j = 0; j < Hkv; j++) /* a calibration estimate: the offset plus noise */
         for (i = 0; i < d; i++) rot.k_rope_mean[j * d + i] = mu[0][j][i] + (float)(0.05 * synth_normal(&rng));
