@@ -380,7 +380,6 @@ typedef struct oscar_kv {
     float *k_mean, *v_mean; /* [L][Hkv][d] (cfg.center) or NULL: subtracted from rows before they are stored */
     float *v_mean_out;    /* [L][Hkv][d]: added to attention outputs (v_mean, or v_mean . R_v with absorb_v) */
     float *k_rope_mean;   /* [L][Hkv][d] (OSCAR_CENTER_ROPE) or NULL: K rows are stored less RoPE(pos) of it */
-    double rope_base;     /* with k_rope_mean */
     double *rope_step;    /* [d/2][3] with k_rope_mean: theta_i = base^(-2i/d), cos theta_i, sin theta_i */
     double *scratch;      /* attention scratch, grown for the largest GQA group seen */
     int scratch_g;
@@ -1419,17 +1418,12 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
             }
             if (c.center == OSCAR_CENTER_ROPE) {
                 kv->k_rope_mean = (float *)oscar__calloc(nm, sizeof(float));
-                if (!kv->k_rope_mean) {
+                kv->rope_step = (double *)oscar__calloc((size_t)d / 2 * 3, sizeof(double));
+                if (!kv->k_rope_mean || !kv->rope_step) {
                     oscar_kv_free(kv);
                     return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for the means");
                 }
                 memcpy(kv->k_rope_mean, r->k_rope_mean, nm * sizeof(float));
-                kv->rope_base = r->rope_base;
-                kv->rope_step = (double *)oscar__calloc((size_t)d / 2 * 3, sizeof(double));
-                if (!kv->rope_step) {
-                    oscar_kv_free(kv);
-                    return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for the means");
-                }
                 for (l = 0; l < (size_t)d / 2; l++) {
                     const double f = pow(r->rope_base, -2.0 * (double)l / d); /* as oscar_rope_row */
                     kv->rope_step[3 * l] = f;
@@ -1956,11 +1950,6 @@ static double oscar__dot_lanes(const float *a, const float *b, int d) {
     return (acc[0] + acc[2]) + (acc[1] + acc[3]);
 }
 
-/* adds tokens [a, b) of one KV head to the partial softmax states of its G query heads: rows are
-   decoded a chunk at a time (row-major, so the dot products and the P.V loop vectorise over the
-   head dim); arithmetic in double with one rescale per chunk. In double the result equals plain
-   attention over the same rows to the last bit of fp32 in practice (tests/test_model.c checks the
-   whole model's logits); fp32 products here move a 30-layer model's logits by ~1e-3. */
 /* OSCAR_CENTER_ROPE: the score term q . RoPE(p) mu that the stored rows left out, for the next cn
    tokens and G heads: sum_i A_i cos(p theta_i) + B_i sin(p theta_i) with ab[g] = (A, B) from the
    unrotated query (oscar_kv_attend). cs, sn [d/2] hold cos / sin of p theta_i for the first token
@@ -1984,6 +1973,11 @@ static void oscar__rope_corr(const oscar_kv *kv, int cn, const double *ab, int G
     }
 }
 
+/* adds tokens [a, b) of one KV head to the partial softmax states of its G query heads: rows are
+   decoded a chunk at a time (row-major, so the dot products and the P.V loop vectorise over the
+   head dim); arithmetic in double with one rescale per chunk. In double the result equals plain
+   attention over the same rows to the last bit of fp32 in practice (tests/test_model.c checks the
+   whole model's logits); fp32 products here move a 30-layer model's logits by ~1e-3. */
 static void oscar__attend_range(const oscar_kv *kv, int seq, int layer, int j, int a, int b, const float *qf, int G, float scale,
                                 oscar__softmax *part, float *Kc, float *Vc, const double *ab, double *corr) {
     int d = kv->d, pos, c, g, i;
