@@ -491,6 +491,7 @@ typedef struct ev_modes {
     int sink, window, group, v_group; /* sink, window -1: default; groups 0: default */
     float k_clip, v_clip;        /* 0: the mode's own */
     int ctx_threads;
+    int bf16_prefill;            /* prompts attend plainly over bf16 rows (llm_ctx_config.bf16_prefill) */
     llm_ctx ctx[KVM_COUNT + 1];
 } ev_modes;
 
@@ -556,6 +557,7 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
         cfg.n_ctx = n_ctx;
         cfg.n_threads = E->ctx_threads;
         cfg.split_heads = E->ctx_threads > 1;
+        cfg.bf16_prefill = E->bf16_prefill;
         cfg.kv.sink = E->sink < 0 ? 0 : (E->sink == 0 ? OSCAR_NONE : E->sink);
         cfg.kv.window = E->window < 0 ? 0 : (E->window == 0 ? OSCAR_NONE : E->window);
         cfg.kv.group_size = E->group > 0 ? E->group : 0;
@@ -908,7 +910,9 @@ static void ev_gen_task(void *arg, int i) {
     double t0 = cli_now();
     G->n_out[i] = 0;
     if (G->listed_only && !G->E->listed[i]) return;
+    c->prefill = c->cfg.bf16_prefill; /* the prompt at full precision, if asked for; decode reads the cache */
     if (llm_eval(c, G->prompt, G->n_prompt, c->logits, 0, NULL, NULL)) goto fail;
+    c->prefill = 0;
     G->t[2 * i] = cli_now() - t0;
     t0 = cli_now();
     if (G->forced) { /* teacher-force the answer: log-probabilities of the scored tokens */
@@ -1020,6 +1024,10 @@ static void ev_niah_usage(FILE *f) {
             "  --k-clip X, --v-clip X  override the clips of int2-hadamard and oscar (< 0: none)\n"
             "  --sink N, --window N    BF16 sink and window of every mode (default 64, 256; 0: none)\n"
             "  --group N, --v-group N  INT2 group of K (and V) and of V alone in every INT2 mode (default min(128, d))\n"
+            "  --prefill WHERE    cache (default): every prompt token attends through the cache as decode would;\n"
+            "                     bf16: the prompt attends at full precision over its bf16 K/V rows (what a\n"
+            "                     serving engine's prefill does) while its rows go into the cache, and only\n"
+            "                     the answer's tokens read the cache\n"
             "  -t, --threads N    threads (default: all cores; modes run side by side)\n"
             "  --score            instead of generating, feed the answer \"The special magic number mentioned in\n"
             "                     the text is NNNN.\" after the prompt and score its digits: the sum of -log p of\n"
@@ -1057,6 +1065,14 @@ int oscar_cli_niah(int argc, char **argv) {
         else if (!strcmp(o, "-f") || !strcmp(o, "--file")) file = v;
         else if (!strcmp(o, "--kv")) list = v;
         else if (!strcmp(o, "--rot")) rotfile = v;
+        else if (!strcmp(o, "--prefill")) {
+            if (!strcmp(v, "cache")) E.bf16_prefill = 0;
+            else if (!strcmp(v, "bf16")) E.bf16_prefill = 1;
+            else {
+                fprintf(stderr, "oscar niah: --prefill takes cache or bf16, not '%s'\n", v);
+                return 2;
+            }
+        }
         else if (!strcmp(o, "--lengths")) { if ((nl = ev_int_list("niah", o, v, lengths, 16, 128, 1 << 20)) < 1) return 2; }
         else if (!strcmp(o, "--depths")) { if ((nd = ev_int_list("niah", o, v, depths, 16, 0, 100)) < 1) return 2; }
         else if (!strcmp(o, "--trials")) { if (!cli_parse_int("niah", o, v, 1, 1000, &trials)) return 2; }
@@ -1213,9 +1229,9 @@ int oscar_cli_niah(int argc, char **argv) {
             }
     if (json) {
         printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"sink\": %d, \"window\": %d, \"group\": %d, \"v_group\": %d, \"trials\": %d, "
-               "\"seed\": %d, \"seconds\": %.1f, \"lengths\": [",
+               "\"seed\": %d, \"prefill\": \"%s\", \"seconds\": %.1f, \"lengths\": [",
                ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, E.ctx[0].kv ? E.ctx[0].kv[0].S0 : -1, E.ctx[0].kv ? E.ctx[0].kv[0].W : -1, group,
-               v_group, trials, seed, cli_now() - t0);
+               v_group, trials, seed, E.bf16_prefill ? "bf16" : "cache", cli_now() - t0);
         for (li = 0; li < nl; li++) printf("%s%d", li ? ", " : "", lengths[li]);
         printf("], \"depths\": [");
         for (di = 0; di < nd; di++) printf("%s%d", di ? ", " : "", depths[di]);
@@ -1252,8 +1268,9 @@ int oscar_cli_niah(int argc, char **argv) {
         }
         printf("\n]}\n");
     } else {
-        printf("needle in a haystack: %s, filler %s, %d trial%s per cell, %s (of %d per cell)\n", ev_base(model), ev_base(file),
-               trials, trials > 1 ? "s" : "", score ? "answers whose digits are all the argmax when fed" : "exact matches", trials);
+        printf("needle in a haystack: %s, filler %s, prompt through the %s, %d trial%s per cell, %s (of %d per cell)\n", ev_base(model),
+               ev_base(file), E.bf16_prefill ? "bf16 prefill" : "cache", trials, trials > 1 ? "s" : "",
+               score ? "answers whose digits are all the argmax when fed" : "exact matches", trials);
         for (i = 0; i < nm; i++) {
             int tot = 0;
             if (!E.listed[i]) continue;

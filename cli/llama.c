@@ -589,6 +589,13 @@ static void llm__rope_head(float *h, const float *cs, int d) {
     memcpy(h, tmp, (size_t)d * sizeof(float));
 }
 
+#define LLM_KT 64 /* keys per tile of the bf16 prefill's blocked attention */
+/* floats of one thread's scratch for it: doubles S [nb][n_ctx + LLM_KT], O [nb][d], den [nb], then
+   floats [d][LLM_KT] (an even count, so every thread's doubles stay aligned) */
+static size_t llm__chunk_scratch(int nb, int n_ctx, int d) {
+    return 2 * ((size_t)nb * ((size_t)n_ctx + LLM_KT) + (size_t)nb * d + (size_t)nb) + (size_t)d * LLM_KT;
+}
+
 /* >>ctx ---- */
 int llm_ctx_init(llm_ctx *c, const llm_model *m, const llm_ctx_config *cfg) {
     int B, E, D, Hq, Hkv, F, i;
@@ -697,6 +704,14 @@ int llm_ctx_init(llm_ctx *c, const llm_model *m, const llm_ctx_config *cfg) {
         r = oscar_kv_seq_create(&c->kv[i], &c->seq[i]);
         if (r != OSCAR_OK) return llm__fail(c->msg, "KV cache: %s (%s)", c->kv[i].msg, oscar_result_string(r));
     }
+    if (c->cfg.bf16_prefill) { /* bf16 rows and the blocked attention's scratch */
+        size_t n = (size_t)m->n_layer * c->cfg.n_ctx * kd;
+        c->pk = (float *)malloc(n * sizeof(float));
+        c->pv = (float *)malloc(n * sizeof(float));
+        c->sc = (float *)malloc((size_t)c->cfg.n_threads * llm__chunk_scratch(B, c->cfg.n_ctx, D) * sizeof(float));
+        if (!c->pk || !c->pv || !c->sc)
+            return llm__fail(c->msg, "out of memory for the bf16 prefill rows of %d tokens", c->cfg.n_ctx);
+    }
     return 0;
 }
 
@@ -724,6 +739,7 @@ void llm_ctx_free(llm_ctx *c) {
     free(c->logits);
     free(c->rope);
     free(c->deq);
+    free(c->sc);
     free(c->rc);
     free(c->xsum);
     memset(c, 0, sizeof *c);
@@ -780,6 +796,95 @@ static void llm__attn_oscar_task(void *arg, int ith, int nth) {
     }
 }
 
+/* >>prefill ---- bf16 prefill: a whole chunk appends to the caches, then attends plainly ---- */
+typedef struct llm__chunk {
+    llm_ctx *c;
+    int l, pos0, B;
+} llm__chunk;
+
+static void llm__append_chunk_task(void *arg, int ith, int nth) {
+    llm__chunk *a = (llm__chunk *)arg;
+    llm_ctx *c = a->c;
+    int D = c->m->head_dim, hc = c->heads_per_cache, i, b;
+    size_t kd = (size_t)c->m->n_head_kv * D;
+    for (i = ith; i < c->n_caches; i += nth) {
+        size_t ko = (size_t)i * hc * D;
+        int r = OSCAR_OK;
+        for (b = 0; b < a->B && r == OSCAR_OK; b++)
+            r = oscar_kv_append(&c->kv[i], c->seq[i], a->l, c->k + (size_t)b * kd + ko, c->v + (size_t)b * kd + ko, 1);
+        c->rc[i] = r;
+    }
+}
+
+/* causal softmax attention of the chunk's B queries (positions pos0..pos0+B-1) over the bf16 rows
+   0..pos0+B-1 of layer l, one query head at a time: scores against a transposed tile of LLM_KT
+   keys (the inner loops run over keys or channels with one accumulator each, so they vectorise
+   without reassociation), a softmax per query, then P.V tile by tile. Double accumulation as in
+   the plain path: this model's logits move by ~2e-3 of their range when attention runs in fp32. */
+static void llm__attn_chunk_task(void *arg, int ith, int nth) {
+    llm__chunk *a = (llm__chunk *)arg;
+    llm_ctx *c = a->c;
+    const llm_model *m = c->m;
+    int D = m->head_dim, Hq = m->n_head, G = Hq / m->n_head_kv, B = a->B, NB = c->cfg.n_batch, n = a->pos0 + a->B, h, b, t, t0, i;
+    size_t kd = (size_t)m->n_head_kv * D, qd = (size_t)Hq * D, ld = (size_t)c->cfg.n_ctx + LLM_KT;
+    const float *K = c->pk + (size_t)a->l * c->cfg.n_ctx * kd, *V = c->pv + (size_t)a->l * c->cfg.n_ctx * kd;
+    double *S = (double *)(c->sc + (size_t)ith * llm__chunk_scratch(NB, c->cfg.n_ctx, D)); /* [NB][ld] */
+    double *o = S + (size_t)NB * ld, *den = o + (size_t)NB * D;                               /* [NB][D], [NB] */
+    float *kt = (float *)(den + NB);                                                          /* [D][LLM_KT] */
+    double scale = 1.0 / sqrt((double)D);
+    for (h = ith; h < Hq; h += nth) {
+        int j = h / G;
+        for (t0 = 0; t0 < n; t0 += LLM_KT) { /* scores */
+            int tn = n - t0 < LLM_KT ? n - t0 : LLM_KT;
+            for (t = 0; t < tn; t++)
+                for (i = 0; i < D; i++) kt[(size_t)i * LLM_KT + t] = K[(size_t)(t0 + t) * kd + (size_t)j * D + i];
+            for (; t < LLM_KT; t++)
+                for (i = 0; i < D; i++) kt[(size_t)i * LLM_KT + t] = 0.0f;
+            for (b = 0; b < B; b++) {
+                const float *q = c->q + (size_t)b * qd + (size_t)h * D;
+                double acc[LLM_KT];
+                int qpos = a->pos0 + b, cnt;
+                if (qpos < t0) continue;
+                cnt = qpos - t0 + 1 < tn ? qpos - t0 + 1 : tn;
+                for (t = 0; t < LLM_KT; t++) acc[t] = 0.0;
+                for (i = 0; i < D; i++) {
+                    double qi = q[i];
+                    const float *kr = kt + (size_t)i * LLM_KT;
+                    for (t = 0; t < LLM_KT; t++) acc[t] += qi * kr[t];
+                }
+                for (t = 0; t < cnt; t++) S[(size_t)b * ld + t0 + t] = acc[t] * scale;
+            }
+        }
+        for (b = 0; b < B; b++) { /* softmax over positions 0..qpos */
+            double *s = S + (size_t)b * ld, mx = -INFINITY, sum = 0.0;
+            int qn = a->pos0 + b + 1;
+            for (t = 0; t < qn; t++) mx = s[t] > mx ? s[t] : mx;
+            for (t = 0; t < qn; t++) {
+                s[t] = exp(s[t] - mx);
+                sum += s[t];
+            }
+            den[b] = sum;
+            for (i = 0; i < D; i++) o[(size_t)b * D + i] = 0.0;
+        }
+        for (t0 = 0; t0 < n; t0 += LLM_KT) { /* P.V */
+            int tn = n - t0 < LLM_KT ? n - t0 : LLM_KT;
+            for (b = 0; b < B; b++) {
+                int qpos = a->pos0 + b, cnt;
+                double *ob = o + (size_t)b * D;
+                if (qpos < t0) continue;
+                cnt = qpos - t0 + 1 < tn ? qpos - t0 + 1 : tn;
+                for (t = 0; t < cnt; t++) {
+                    double p = S[(size_t)b * ld + t0 + t];
+                    const float *vr = V + (size_t)(t0 + t) * kd + (size_t)j * D;
+                    for (i = 0; i < D; i++) ob[i] += p * vr[i];
+                }
+            }
+        }
+        for (b = 0; b < B; b++)
+            for (i = 0; i < D; i++) c->att[(size_t)b * qd + (size_t)h * D + i] = (float)(o[(size_t)b * D + i] / den[b]);
+    }
+}
+
 static void llm__attn_plain_task(void *arg, int ith, int nth) {
     llm__at *a = (llm__at *)arg;
     llm_ctx *c = a->c;
@@ -826,6 +931,8 @@ int llm_eval(llm_ctx *c, const int *tokens, int n, float *logits, int all_logits
         if (tokens[i] < 0 || tokens[i] >= m->n_vocab) return llm__fail(c->msg, "token id %d out of range", tokens[i]);
     if (n > c->cfg.n_ctx - c->n_past)
         return llm__fail(c->msg, "context full: %d + %d tokens exceed %d", c->n_past, n, c->cfg.n_ctx);
+    if (c->prefill && !c->sc)
+        return llm__fail(c->msg, "prefill is set but the context keeps no bf16 rows (make it with bf16_prefill on the oscar path)");
     while (done < n) {
         int B = n - done < c->cfg.n_batch ? n - done : c->cfg.n_batch, b, l, h, j;
         int pos0 = c->n_past;
@@ -847,7 +954,30 @@ int llm_eval(llm_ctx *c, const int *tokens, int n, float *logits, int all_logits
                 for (h = 0; h < Hq; h++) llm__rope_head(c->q + (size_t)b * qd + (size_t)h * D, c->rope + (size_t)b * D, D);
                 for (h = 0; h < Hkv; h++) llm__rope_head(c->k + (size_t)b * kd + (size_t)h * D, c->rope + (size_t)b * D, D);
             }
-            for (b = 0; b < B; b++) {
+            if (c->prefill) { /* bf16 prefill (pk, pv and sc exist: checked above) */
+                llm__chunk a;
+                a.c = c;
+                a.l = l;
+                a.pos0 = pos0;
+                a.B = B;
+                for (b = 0; b < B; b++) {
+                    size_t off = ((size_t)l * c->cfg.n_ctx + pos0 + b) * kd;
+                    const float *kb = c->k + (size_t)b * kd, *vb = c->v + (size_t)b * kd;
+                    if (c->cfg.on_qkv) c->cfg.on_qkv(c->cfg.user, l, pos0 + b, c->q + (size_t)b * qd, kb, vb);
+                    for (j = 0; j < (int)kd; j++) {
+                        c->pk[off + j] = llm__round_bf16(kb[j]);
+                        c->pv[off + j] = llm__round_bf16(vb[j]);
+                    }
+                }
+                for (j = 0; j <= Hkv + LLM_MAX_THREADS; j++) c->rc[j] = 0;
+                llm__pool_run(c->pool, llm__append_chunk_task, &a);
+                for (j = 0; j < c->n_caches; j++)
+                    if (c->rc[j] != OSCAR_OK)
+                        return llm__fail(c->msg, "KV cache, layer %d, positions %d..%d: %s (%s)", l, pos0, pos0 + B - 1,
+                                         c->kv[j].msg, oscar_result_string(c->rc[j]));
+                llm__pool_run(c->pool, llm__attn_chunk_task, &a);
+            }
+            for (b = 0; b < B && !c->prefill; b++) {
                 llm__at a;
                 int pos = pos0 + b;
                 a.c = c;

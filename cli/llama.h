@@ -19,6 +19,12 @@
      LLM_ATTN_PLAIN_BF16  the same over K/V rounded to bf16 (what a BF16 cache stores)
    Within a chunk of prompt tokens each token appends and attends before the next one, so every
    position sees the cache exactly as decode would.
+
+   BF16 PREFILL (llm_ctx_config.bf16_prefill, oscar path): the runner also keeps every K/V row
+   rounded to bf16, and while llm_ctx.prefill is set a chunk's tokens append to the cache but
+   attend plainly over those bf16 rows (blocked causal attention over the whole chunk): what a
+   serving engine's prefill does, where the prompt attends at full precision and only the tokens
+   decoded after it read the compressed cache. Clear llm_ctx.prefill before decoding.
 */
 #ifndef LLAMA_H
 #define LLAMA_H
@@ -64,6 +70,7 @@ typedef struct llm_ctx_config {
     int n_batch;        /* prompt tokens per chunk; 0: 32 */
     int attn;           /* LLM_ATTN_* */
     int split_heads;    /* oscar path: one cache per KV head (parallel attention) */
+    int bf16_prefill;   /* oscar path: keep bf16 K/V rows too, so that llm_ctx.prefill can be set */
     oscar_kv_config kv; /* oscar path: mode, sink, window, group, page, clips, rot (layers, heads,
                            head_dim and max_pages are filled in) */
     /* optional hook: post-RoPE q [Hq][d], k [Hkv][d] (cache basis) and v [Hkv][d] of every
@@ -78,6 +85,8 @@ typedef struct llm_ctx {
     const llm_model *m;
     llm_ctx_config cfg;
     int n_past;
+    int prefill;        /* with cfg.bf16_prefill: chunks attend plainly over the bf16 rows (the
+                           cache still receives them); 0: through the cache */
     /* oscar path */
     oscar_kv *kv;       /* [n_caches] */
     int *seq;
@@ -88,6 +97,7 @@ typedef struct llm_ctx {
     /* scratch for a chunk of B tokens */
     float *x, *xb, *q, *k, *v, *att, *hb, *hb2, *logits, *rope;
     float *deq;        /* [n_threads][4][max(n_embd, n_ff)] dequantised rows */
+    float *sc;         /* bf16 prefill: per thread, the blocked attention's scores and sums */
     float *xsum;       /* [2][max K / 32] block sums for the fused kernels */
     int *rc;
     struct llm_pool *pool;

@@ -18,7 +18,10 @@
      4. INT2 modes (naive, hadamard): segment bookkeeping past 8 pages (sink 4, window 16, page 8,
         300 tokens = 35 pages; quick: sink 2, window 4, page 2, 28 tokens = 11 pages) in every layer and cache; oscar_kv_attend on the runner's cache
         against plain attention over the rows read back; memory accounting; sane quality vs BF16.
-     5. one cache for all heads == one cache per head (same numbers, threads only split work). */
+     5. one cache for all heads == one cache per head (same numbers, threads only split work).
+     6. bf16 prefill (blocked attention over bf16 rows while the rows go into the cache) == plain
+        bf16 attention; with an INT2 cache the prompt's logits equal the BF16 cache's bit for bit,
+        the cache holds every row, and the decoded tokens after it read the cache. */
 #define _POSIX_C_SOURCE 200809L
 #define OSCAR_IMPLEMENTATION
 #include "../oscar.h"
@@ -488,6 +491,107 @@ static void test_split(const llm_model *m) {
     oscar_rotations_free(&rot);
 }
 
+/* runs tokens[0..np) as one llm_eval (with c->prefill = prefill) and then tokens[np..n) one at a
+   time, logits of every position into lg [n][n_vocab]; 0 or -1 (reported) */
+static int prompt_then_decode(llm_ctx *c, const int *tokens, int np, int n, int prefill, float *lg) {
+    int t;
+    c->prefill = prefill;
+    if (llm_eval(c, tokens, np, lg, 1, NULL, NULL)) {
+        printf("FAIL: prompt: %s\n", c->msg);
+        n_fail++;
+        return -1;
+    }
+    c->prefill = 0;
+    for (t = np; t < n; t++)
+        if (llm_eval(c, tokens + t, 1, lg + (size_t)t * c->m->n_vocab, 0, NULL, NULL)) {
+            printf("FAIL: decode: %s\n", c->msg);
+            n_fail++;
+            return -1;
+        }
+    return 0;
+}
+
+/* bf16 prefill: chunks that append to the cache but attend plainly over bf16 rows (blocked) against
+   the plain bf16 path run with the same chunks (the matrix products of a one-token chunk round
+   differently from a longer chunk's, so both sides prefill the prompt as one call and decode the
+   rest a token at a time); with an INT2 cache the prompt's logits must not depend on the cache
+   (bit for bit those of the BF16 cache) while the cache receives every row, and the tokens decoded
+   after it read the cache */
+static void test_bf16_prefill(const llm_model *m) {
+    int n, *ids = text_tokens(m, N_TOK, &n), np, mode, V = m->n_vocab;
+    float *plain, *lg[2] = {NULL, NULL};
+    llm_ctx_config cfg;
+    oscar_rotations rot;
+    llm_ctx c;
+    if (!ids) return;
+    np = n - 5;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_ctx = n;
+    cfg.n_threads = 2;
+    cfg.n_batch = N_TOK > 100 ? 40 : 6; /* chunks that straddle the 64-key tiles */
+    cfg.attn = LLM_ATTN_PLAIN_BF16;
+    plain = (float *)malloc((size_t)n * V * sizeof(float));
+    if (!plain || llm_ctx_init(&c, m, &cfg) || prompt_then_decode(&c, ids, np, n, 0, plain) ||
+        oscar_rotations_alloc(&rot, m->n_layer, m->head_dim, m->n_head_kv, 0) || oscar_rotations_set_fixed(&rot, OSCAR_COMP_HADAMARD)) {
+        printf("FAIL: bf16 prefill reference: %s\n", c.msg);
+        n_fail++;
+        llm_ctx_free(&c);
+        free(plain);
+        free(ids);
+        return;
+    }
+    llm_ctx_free(&c);
+    /* a context without the bf16 rows refuses prefill by name */
+    cfg.attn = LLM_ATTN_OSCAR;
+    cfg.split_heads = 1;
+    cfg.kv.mode = OSCAR_KV_BF16;
+    if (llm_ctx_init(&c, m, &cfg) == 0) {
+        c.prefill = 1;
+        CHECK(llm_eval(&c, ids, 3, NULL, 0, NULL, NULL) == -1 && strstr(c.msg, "bf16_prefill"), "prefill without bf16 rows: '%s'", c.msg);
+    }
+    llm_ctx_free(&c);
+    cfg.bf16_prefill = 1;
+    cfg.kv.sink = I2_SINK;
+    cfg.kv.window = I2_WIN;
+    cfg.kv.page_size = I2_PAGE;
+    for (mode = 0; mode < 2; mode++) {
+        oscar_kv_memory mem;
+        double range, dpre, ddec;
+        int agree = 0, t;
+        cfg.kv.mode = mode ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
+        cfg.kv.rot = mode ? &rot : NULL;
+        lg[mode] = (float *)malloc((size_t)n * V * sizeof(float));
+        if (!lg[mode] || llm_ctx_init(&c, m, &cfg) || prompt_then_decode(&c, ids, np, n, 1, lg[mode])) {
+            printf("FAIL: bf16 prefill: %s\n", c.msg);
+            n_fail++;
+            llm_ctx_free(&c);
+            continue;
+        }
+        range = max_range(plain, n, V);
+        dpre = max_diff(lg[mode], plain, (size_t)np * V);
+        ddec = max_diff(lg[mode] + (size_t)np * V, plain + (size_t)np * V, (size_t)(n - np) * V);
+        for (t = 0; t < n; t++) agree += argmax(lg[mode] + (size_t)t * V, V) == argmax(plain + (size_t)t * V, V);
+        CHECK(llm_kv_memory(&c, &mem) == 0 && mem.n_tokens == n && (mode == 0 || mem.n_history > 0),
+              "the cache after a bf16 prefill holds %lld tokens (%lld in the history)", (long long)mem.n_tokens, (long long)mem.n_history);
+        printf("bf16 prefill (%s cache) vs plain bf16 attention, %d prompt positions: max diff %.3g (range %.3g); "
+               "%d decoded through the cache: %.3g; top-1 %d/%d\n", mode ? "INT2" : "BF16", np, dpre, range, n - np, ddec, agree, n);
+        CHECK(dpre <= 1e-4 * range, "bf16 prefill differs from plain bf16 attention: %g", dpre);
+        if (mode == 0) CHECK(ddec <= 1e-4 * range && agree == n, "decode after the bf16 prefill: %g, top-1 %d/%d", ddec, agree, n);
+        else CHECK(ddec > 1e-4 * range && ddec < 0.5 * range, "the INT2 decode after the prefill reads the cache: diff %g", ddec);
+        llm_ctx_free(&c);
+    }
+    if (lg[0] && lg[1]) {
+        size_t i, same = 1;
+        for (i = 0; i < (size_t)np * V; i++) same &= lg[0][i] == lg[1][i];
+        CHECK(same, "the bf16 prefill's logits depend on the cache mode");
+    }
+    free(lg[0]);
+    free(lg[1]);
+    free(plain);
+    free(ids);
+    oscar_rotations_free(&rot);
+}
+
 int main(int argc, char **argv) {
     llm_model m;
     FILE *f;
@@ -513,6 +617,7 @@ int main(int argc, char **argv) {
     test_bf16_exact(&m);
     test_int2(&m);
     test_split(&m);
+    test_bf16_prefill(&m);
     llm_free(&m);
     printf("test_model: %d passed, %d failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;

@@ -3,7 +3,8 @@
 # device call (each call lasts at most 10 minutes; the machine stays held while calls follow).
 #   sh tools/issue6/dev_niah.sh start ROT       four jobs of oscar-c side by side, 4 threads each
 #   sh tools/issue6/dev_niah.sh jobs ROT NAME "OPTIONS" ...   any needle runs, 4 threads each (the cache
-#                                               mode: $KV, default oscar-c; threads: $THREADS, default 4)
+#                                               mode: $KV, default oscar-c; threads: $THREADS, default 4;
+#                                               prompt: $PREFILL, cache (default) or bf16)
 #   sh tools/issue6/dev_niah.sh wait SECONDS    waits until the jobs end or SECONDS pass, prints
 #                                               their progress, copies finished JSON/logs to $OUT
 # The needles equal those of the bf16 runs in RESULTS.md (same seeds, lengths and depths at the
@@ -18,7 +19,7 @@ start)
 jobs)  # jobs ROT NAME "OPTIONS" [NAME "OPTIONS" ...]: any needle runs of $KV (oscar-c), $THREADS (4) threads each
     mkdir -p $D; rot=$2; shift 2
     while [ $# -ge 2 ]; do
-        setsid nohup sh -c "./build/d/oscar niah -m $M -f $T --rot $rot --kv ${KV:-oscar-c} $2 -t ${THREADS:-4} --json -v > $D/$1.json 2> $D/$1.log; echo rc \$? >> $D/$1.log" > /dev/null 2>&1 &
+        setsid nohup sh -c "./build/d/oscar niah -m $M -f $T --rot $rot --kv ${KV:-oscar-c} --prefill ${PREFILL:-cache} $2 -t ${THREADS:-4} --json -v > $D/$1.json 2> $D/$1.log; echo rc \$? >> $D/$1.log" > /dev/null 2>&1 &
         shift 2
     done
     sleep 2; ls $D ;;
