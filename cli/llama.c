@@ -590,10 +590,10 @@ static void llm__rope_head(float *h, const float *cs, int d) {
 }
 
 #define LLM_KT 64 /* keys per tile of the bf16 prefill's blocked attention */
-/* floats of one thread's scratch for it: doubles S [nb][n_ctx + LLM_KT], O [nb][d], den [nb], then
-   floats [d][LLM_KT] (an even count, so every thread's doubles stay aligned) */
+/* floats of one thread's scratch for it, all doubles: S [nb][n_ctx + LLM_KT], O [nb][d], den [nb]
+   and a K or V tile [d][LLM_KT] */
 static size_t llm__chunk_scratch(int nb, int n_ctx, int d) {
-    return 2 * ((size_t)nb * ((size_t)n_ctx + LLM_KT) + (size_t)nb * d + (size_t)nb) + (size_t)d * LLM_KT;
+    return 2 * ((size_t)nb * ((size_t)n_ctx + LLM_KT) + (size_t)nb * d + (size_t)nb + (size_t)d * LLM_KT);
 }
 
 /* >>ctx ---- */
@@ -817,10 +817,11 @@ static void llm__append_chunk_task(void *arg, int ith, int nth) {
 }
 
 /* causal softmax attention of the chunk's B queries (positions pos0..pos0+B-1) over the bf16 rows
-   0..pos0+B-1 of layer l, one query head at a time: scores against a transposed tile of LLM_KT
-   keys (the inner loops run over keys or channels with one accumulator each, so they vectorise
-   without reassociation), a softmax per query, then P.V tile by tile. Double accumulation as in
-   the plain path: this model's logits move by ~2e-3 of their range when attention runs in fp32. */
+   0..pos0+B-1 of layer l, one query head at a time: scores against a transposed tile of LLM_KT keys
+   (converted to double once per tile; the inner loops run over keys or channels with one
+   accumulator each, so they vectorise without reassociation), a softmax per query, then P.V tile by
+   tile. Double arithmetic in the plain path's order, so the result equals it bit for bit (this
+   model's logits move by ~2e-3 of their range when attention runs in fp32). */
 static void llm__attn_chunk_task(void *arg, int ith, int nth) {
     llm__chunk *a = (llm__chunk *)arg;
     llm_ctx *c = a->c;
@@ -829,17 +830,16 @@ static void llm__attn_chunk_task(void *arg, int ith, int nth) {
     size_t kd = (size_t)m->n_head_kv * D, qd = (size_t)Hq * D, ld = (size_t)c->cfg.n_ctx + LLM_KT;
     const float *K = c->pk + (size_t)a->l * c->cfg.n_ctx * kd, *V = c->pv + (size_t)a->l * c->cfg.n_ctx * kd;
     double *S = (double *)(c->sc + (size_t)ith * llm__chunk_scratch(NB, c->cfg.n_ctx, D)); /* [NB][ld] */
-    double *o = S + (size_t)NB * ld, *den = o + (size_t)NB * D;                               /* [NB][D], [NB] */
-    float *kt = (float *)(den + NB);                                                          /* [D][LLM_KT] */
+    double *o = S + (size_t)NB * ld, *den = o + (size_t)NB * D, *tile = den + NB; /* [NB][D], [NB], [D][LLM_KT] or [LLM_KT][D] */
     double scale = 1.0 / sqrt((double)D);
     for (h = ith; h < Hq; h += nth) {
         int j = h / G;
         for (t0 = 0; t0 < n; t0 += LLM_KT) { /* scores */
             int tn = n - t0 < LLM_KT ? n - t0 : LLM_KT;
             for (t = 0; t < tn; t++)
-                for (i = 0; i < D; i++) kt[(size_t)i * LLM_KT + t] = K[(size_t)(t0 + t) * kd + (size_t)j * D + i];
+                for (i = 0; i < D; i++) tile[(size_t)i * LLM_KT + t] = K[(size_t)(t0 + t) * kd + (size_t)j * D + i];
             for (; t < LLM_KT; t++)
-                for (i = 0; i < D; i++) kt[(size_t)i * LLM_KT + t] = 0.0f;
+                for (i = 0; i < D; i++) tile[(size_t)i * LLM_KT + t] = 0.0;
             for (b = 0; b < B; b++) {
                 const float *q = c->q + (size_t)b * qd + (size_t)h * D;
                 double acc[LLM_KT];
@@ -849,7 +849,7 @@ static void llm__attn_chunk_task(void *arg, int ith, int nth) {
                 for (t = 0; t < LLM_KT; t++) acc[t] = 0.0;
                 for (i = 0; i < D; i++) {
                     double qi = q[i];
-                    const float *kr = kt + (size_t)i * LLM_KT;
+                    const double *kr = tile + (size_t)i * LLM_KT;
                     for (t = 0; t < LLM_KT; t++) acc[t] += qi * kr[t];
                 }
                 for (t = 0; t < cnt; t++) S[(size_t)b * ld + t0 + t] = acc[t] * scale;
@@ -868,6 +868,8 @@ static void llm__attn_chunk_task(void *arg, int ith, int nth) {
         }
         for (t0 = 0; t0 < n; t0 += LLM_KT) { /* P.V */
             int tn = n - t0 < LLM_KT ? n - t0 : LLM_KT;
+            for (t = 0; t < tn; t++)
+                for (i = 0; i < D; i++) tile[(size_t)t * D + i] = V[(size_t)(t0 + t) * kd + (size_t)j * D + i];
             for (b = 0; b < B; b++) {
                 int qpos = a->pos0 + b, cnt;
                 double *ob = o + (size_t)b * D;
@@ -875,7 +877,7 @@ static void llm__attn_chunk_task(void *arg, int ith, int nth) {
                 cnt = qpos - t0 + 1 < tn ? qpos - t0 + 1 : tn;
                 for (t = 0; t < cnt; t++) {
                     double p = S[(size_t)b * ld + t0 + t];
-                    const float *vr = V + (size_t)(t0 + t) * kd + (size_t)j * D;
+                    const double *vr = tile + (size_t)t * D;
                     for (i = 0; i < D; i++) ob[i] += p * vr[i];
                 }
             }
