@@ -1691,14 +1691,25 @@ OSCAR_DEF int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, 
         for (h = 0; h < Hkv; h++)
             for (half = 0; half < 2; half++) {
                 const float *x = (half ? v : k) + ((size_t)t * Hkv + h) * d;
-                const float *mu = oscar__kv_mean(kv, layer, h, half, s->n_tok[layer] + t, mbuf);
-                double nrm = 0.0;
                 if (!oscar__finite_f32(x, (size_t)d))
                     return oscar__fail(kv->msg, OSCAR_ERR_NONFINITE, "append: NaN or Inf in %s row of token %d, KV head %d (nothing appended)", half ? "V" : "K", t, h);
                 if (kv->int2) {
-                    for (i = 0; i < d; i++) {
-                        const double c = mu ? (double)(x[i] - mu[i]) : (double)x[i];
-                        nrm += c * c;
+                    /* the stored row's norm: |x - mu| <= |x| + |mu|, and RoPE keeps the pre-RoPE mean's
+                       norm, so the mean is built (and the exact norm taken) only when that bound fails */
+                    const float *m0 = half ? kv->v_mean : (kv->k_rope_mean ? kv->k_rope_mean : kv->k_mean), *mu;
+                    double nrm = 0.0, mn = 0.0;
+                    for (i = 0; i < d; i++) nrm += (double)x[i] * x[i];
+                    if (m0)
+                        for (i = 0; i < d; i++) {
+                            const double c = m0[((size_t)layer * Hkv + h) * d + i];
+                            mn += c * c;
+                        }
+                    if (m0 && sqrt(nrm) + sqrt(mn) * (1.0 + 1e-5) > 32768.0) {
+                        mu = oscar__kv_mean(kv, layer, h, half, s->n_tok[layer] + t, mbuf);
+                        for (i = 0, nrm = 0.0; i < d; i++) {
+                            const double c = (double)(x[i] - mu[i]);
+                            nrm += c * c;
+                        }
                     }
                     if (nrm > 32768.0 * 32768.0)
                         return oscar__fail(kv->msg, OSCAR_ERR_RANGE, "append: %s row of token %d, KV head %d has norm %.4g > 32768, beyond the fp16 scales (nothing appended)", half ? "V" : "K", t, h, sqrt(nrm));

@@ -905,6 +905,30 @@ static void test_cache_center_rope(void) {
            err[0], err[1], err[2]);
     CHECK(err[0] < 0.7 * err[1] && err[1] < err[2], "centering before RoPE should cut the fixed mean's error by 30%% here: %g vs %g (none %g)", err[0], err[1], err[2]);
     check_file_means(&rot, "rot-rope.safetensors", &rot.k_rope_mean[5], "pre-RoPE K mean");
+    { /* the fp16-range check is on the stored (centered) row: a key of norm ~48,000 that sits on its
+         turning mean is taken, its mirror image (centered norm ~96,000) refused, nothing appended */
+        float kr[2 * 64], vr[2 * 64];
+        int seq = 0, pos, n0;
+        for (i = 0; i < Hkv * d; i++) {
+            rot.k_rope_mean[i] = (float)(6000.0 * (i % 2 ? 1 : -1));
+            vr[i] = (float)synth_normal(&rng);
+        }
+        cfg.sink = 4;
+        cfg.center = OSCAR_CENTER_ROPE;
+        CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK && oscar_kv_seq_create(&kv, &seq) == OSCAR_OK, "%s", kv.msg);
+        for (pos = 0; pos < 3; pos++) {
+            for (j = 0; j < Hkv; j++) {
+                oscar_rope_row(kr + j * d, rot.k_rope_mean + j * d, d, base, pos, 0);
+                for (i = 0; i < d; i++) kr[j * d + i] += (float)synth_normal(&rng);
+            }
+            CHECK(oscar_kv_append(&kv, seq, 0, kr, vr, 1) == OSCAR_OK, "a large key on its mean, position %d: %s", pos, kv.msg);
+        }
+        for (i = 0; i < Hkv * d; i++) kr[i] = -kr[i];
+        n0 = kv.seqs[seq].n_tok[0];
+        CHECK(oscar_kv_append(&kv, seq, 0, kr, vr, 1) == OSCAR_ERR_RANGE && strstr(kv.msg, "32768") && kv.seqs[seq].n_tok[0] == n0,
+              "its mirror image: %s", kv.msg);
+        oscar_kv_free(&kv);
+    }
     oscar_rotations_free(&rot);
     free(K); free(V); free(q); free(out); free(kh); free(vh);
 }
