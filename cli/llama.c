@@ -796,6 +796,15 @@ static void llm__attn_oscar_task(void *arg, int ith, int nth) {
     }
 }
 
+/* keeps token pos's K/V rows of layer l in the runner's store (pk, pv), rounded to bf16 if asked */
+static void llm__store_rows(llm_ctx *c, int l, int pos, const float *k, const float *v, int bf16) {
+    size_t kd = (size_t)c->m->n_head_kv * c->m->head_dim, off = ((size_t)l * c->cfg.n_ctx + pos) * kd, j;
+    for (j = 0; j < kd; j++) {
+        c->pk[off + j] = bf16 ? llm__round_bf16(k[j]) : k[j];
+        c->pv[off + j] = bf16 ? llm__round_bf16(v[j]) : v[j];
+    }
+}
+
 /* >>prefill ---- bf16 prefill: a whole chunk appends to the caches, then attends plainly ---- */
 typedef struct llm__chunk {
     llm_ctx *c;
@@ -963,13 +972,9 @@ int llm_eval(llm_ctx *c, const int *tokens, int n, float *logits, int all_logits
                 a.pos0 = pos0;
                 a.B = B;
                 for (b = 0; b < B; b++) {
-                    size_t off = ((size_t)l * c->cfg.n_ctx + pos0 + b) * kd;
                     const float *kb = c->k + (size_t)b * kd, *vb = c->v + (size_t)b * kd;
                     if (c->cfg.on_qkv) c->cfg.on_qkv(c->cfg.user, l, pos0 + b, c->q + (size_t)b * qd, kb, vb);
-                    for (j = 0; j < (int)kd; j++) {
-                        c->pk[off + j] = llm__round_bf16(kb[j]);
-                        c->pv[off + j] = llm__round_bf16(vb[j]);
-                    }
+                    llm__store_rows(c, l, pos0 + b, kb, vb, 1);
                 }
                 for (j = 0; j <= Hkv + LLM_MAX_THREADS; j++) c->rc[j] = 0;
                 llm__pool_run(c->pool, llm__append_chunk_task, &a);
@@ -978,8 +983,7 @@ int llm_eval(llm_ctx *c, const int *tokens, int n, float *logits, int all_logits
                         return llm__fail(c->msg, "KV cache, layer %d, positions %d..%d: %s (%s)", l, pos0, pos0 + B - 1,
                                          c->kv[j].msg, oscar_result_string(c->rc[j]));
                 llm__pool_run(c->pool, llm__attn_chunk_task, &a);
-            }
-            for (b = 0; b < B && !c->prefill; b++) {
+            } else for (b = 0; b < B; b++) {
                 llm__at a;
                 int pos = pos0 + b;
                 a.c = c;
@@ -998,11 +1002,7 @@ int llm_eval(llm_ctx *c, const int *tokens, int n, float *logits, int all_logits
                             return llm__fail(c->msg, "KV cache, layer %d, position %d: %s (%s)", l, pos,
                                              c->kv[j].msg, oscar_result_string(c->rc[j]));
                 } else {
-                    size_t off = ((size_t)l * c->cfg.n_ctx + pos) * kd;
-                    for (j = 0; j < (int)kd; j++) {
-                        c->pk[off + j] = c->cfg.attn == LLM_ATTN_PLAIN_BF16 ? llm__round_bf16(a.k[j]) : a.k[j];
-                        c->pv[off + j] = c->cfg.attn == LLM_ATTN_PLAIN_BF16 ? llm__round_bf16(a.v[j]) : a.v[j];
-                    }
+                    llm__store_rows(c, l, pos, a.k, a.v, c->cfg.attn == LLM_ATTN_PLAIN_BF16);
                     llm__pool_run(c->pool, llm__attn_plain_task, &a);
                     for (j = 0; j < c->cfg.n_threads; j++)
                         if (c->rc[j]) return llm__fail(c->msg, "out of memory in attention");

@@ -1,5 +1,6 @@
-# tools/int2ref.py - shared by tools/center_error.py and tools/issue6/prerope.py: a safetensors reader
-# (F32 tensors) and the SPEC section 4 INT2 codec on whole rows (one group per row), in numpy.
+# tools/int2ref.py - shared by tools/center_error.py and tools/issue6/*.py: a safetensors reader (F32
+# tensors), the SPEC section 4 INT2 codec on whole rows (one group per row), the normalised Hadamard
+# matrix and RoPE in the cache's half-split pair order, in numpy.
 import json, struct
 import numpy as np
 def load(f):
@@ -20,3 +21,17 @@ def quant(x,c):  # rows of 64, one group
     with np.errstate(divide='ignore',invalid='ignore'):
         q=np.clip(np.floor((x-m)/s+0.5),0,3); q=np.where(s==0,0,q)
     return m+q*s
+
+def hadamard(d):  # SPEC section 3: H_2n = [[H_n, H_n], [H_n, -H_n]] / sqrt(2), float32
+    H=np.array([[1.0]])
+    while H.shape[0]<d: H=np.block([[H,H],[H,-H]])
+    return (H/np.sqrt(d)).astype(np.float32)
+def rope_funcs(n,window,d,base):
+    """rope(x), unrope(x) for rows x [n, d] at positions t % window (dumps made with --window restart
+    the positions in every window), pairs (i, i + d/2) turned by t * base^(-2i/d)"""
+    half=d//2
+    th=(np.arange(n)%window).astype(np.float64)[:,None]*base**(-2.0*np.arange(half)/d)
+    cs=np.cos(th).astype(np.float32); sn=np.sin(th).astype(np.float32)
+    def rope(x): return np.concatenate([x[:,:half]*cs-x[:,half:]*sn, x[:,:half]*sn+x[:,half:]*cs],1)
+    def unrope(x): return np.concatenate([x[:,:half]*cs+x[:,half:]*sn, -x[:,:half]*sn+x[:,half:]*cs],1)
+    return rope,unrope

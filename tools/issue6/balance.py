@@ -10,20 +10,14 @@
 # usage: balance.py DUMP [clip (0.96)] [alpha (0.5)]
 import os, sys, numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from int2ref import load, quant  # noqa: E402
+from int2ref import load, quant, hadamard, rope_funcs  # noqa: E402
 D = load(sys.argv[1])
 clip = float(sys.argv[2]) if len(sys.argv) > 2 else 0.96
 alpha = float(sys.argv[3]) if len(sys.argv) > 3 else 0.5
-d, half, base, W = 64, 32, 100000.0, 8192
+d, base, W = 64, 100000.0, 8192
 n = D['layers.0.k'].shape[0]
-pos = (np.arange(n) % W).astype(np.float64)
-th = pos[:, None] * base ** (-2.0 * np.arange(half) / d)
-cs, sn = np.cos(th).astype(np.float32), np.sin(th).astype(np.float32)
-def unrope(x): return np.concatenate([x[:, :half] * cs + x[:, half:] * sn, -x[:, :half] * sn + x[:, half:] * cs], 1)
-def rope(x): return np.concatenate([x[:, :half] * cs - x[:, half:] * sn, x[:, :half] * sn + x[:, half:] * cs], 1)
-H = np.array([[1.0]])
-while H.shape[0] < d: H = np.block([[H, H], [H, -H]])
-H = (H / np.sqrt(d)).astype(np.float32)
+rope, unrope = rope_funcs(n, W, d, base)
+H = hadamard(d)
 cal = np.r_[64:W]
 evs = {'4096-8191': np.r_[W + 4096:2 * W], '1024-4095': np.r_[W + 1024:W + 4096]}
 res = {(t, e): [] for t in ('U.H', 'U.s.H') for e in evs}

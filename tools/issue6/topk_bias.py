@@ -9,26 +9,12 @@
 # usage: topk_bias.py DUMP (oscar dump -c 16384 --window 8192)
 import os, sys, numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from int2ref import load, f16  # noqa: E402
+from int2ref import load, quant, hadamard, rope_funcs  # noqa: E402
 D = load(sys.argv[1])
-d, half, base, W = 64, 32, 100000.0, 8192
+d, base, W = 64, 100000.0, 8192
 n = D['layers.0.k'].shape[0]
-pos = (np.arange(n) % W).astype(np.float64)
-th = pos[:, None] * base ** (-2.0 * np.arange(half) / d)
-cs, sn = np.cos(th).astype(np.float32), np.sin(th).astype(np.float32)
-def unrope(x): return np.concatenate([x[:, :half] * cs + x[:, half:] * sn, -x[:, :half] * sn + x[:, half:] * cs], 1)
-def rope(x): return np.concatenate([x[:, :half] * cs - x[:, half:] * sn, x[:, :half] * sn + x[:, half:] * cs], 1)
-H = np.array([[1.0]])
-while H.shape[0] < d: H = np.block([[H, H], [H, -H]])
-H = (H / np.sqrt(d)).astype(np.float32)
-def quant(x, c):  # SPEC section 4, one group of d per row
-    if c > 0:
-        a = np.sort(np.abs(x), axis=-1); i = min(int(np.floor(np.float32(c) * d)), d - 1); x = np.clip(x, -a[:, i:i + 1], a[:, i:i + 1])
-    mn, mx = x.min(-1, keepdims=True), x.max(-1, keepdims=True)
-    s, m = f16((mx - mn) / np.float32(3)), f16(mn)
-    with np.errstate(divide='ignore', invalid='ignore'):
-        q = np.where(s == 0, 0, np.clip(np.floor((x - m) / s + 0.5), 0, 3))
-    return m + q * s
+rope, unrope = rope_funcs(n, W, d, base)
+H = hadamard(d)
 cal = np.r_[64:W]; keys = np.r_[W + 64:W + 7936]
 rng = np.random.default_rng(0)
 clips = (0.96, 0.92, 0.88, -1.0)
