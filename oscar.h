@@ -40,7 +40,7 @@
                   oscar_rotate_rows, oscar_rotation_q14 + oscar_rotate_row_q14 (the cache's rows)
      >>rot        oscar_rotations_alloc/_alloc_means/_alloc_rope_mean/_free/_save/_load/_set_fixed/
                   _is_hadamard/_k/_v
-     >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row, oscar_int2_dequantize_row,
+     >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row(_ex), oscar_int2_dequantize_row,
                   oscar_int2_quantize_channels, oscar_int2_dequantize_channels (KIVI-2 keys)
      >>kv         oscar_kv_config_resolve, oscar_kv_init/_free, oscar_kv_seq_create/_fork/_release/_length,
                   oscar_kv_append, oscar_kv_segments, oscar_kv_read_row, oscar_kv_memory_usage,
@@ -308,6 +308,17 @@ OSCAR_API float oscar_int2_clip_threshold(const float *x, int d, float clip);
 /* codes: [d/4] bytes, sm: [d/g][2] fp16 (scale, min), x: [d] rotated row.
    Errors: OSCAR_ERR_DIM, OSCAR_ERR_NONFINITE, OSCAR_ERR_RANGE (scale/min overflow fp16). */
 OSCAR_API int oscar_int2_quantize_row(uint8_t *codes, uint16_t *sm, const float *x, int d, int g, float clip);
+/* The same with flags. OSCAR_INT2_GAIN (an extension of the SPEC's encoder; the decoder and layout are
+   the SPEC's): after the codes are chosen from the clipped group, its stored (scale, min) are both
+   multiplied by gamma = sum x^2 / sum x . x^ over the group's unclipped values x and their dequantised
+   x^ (gamma kept in [1/2, 2]; 1 where sum x . x^ <= 0 or the product would overflow fp16), so that
+   the row's projection onto itself is kept: x . x^ = |x|^2 up to fp16 rounding. A clip (and any
+   2-bit rounding toward the middle) shrinks a row along its own direction, and with it the scores of
+   the keys a query aligns with most (RESULTS.md: -0.20 logits on each query's top 8 keys at clip 0.92
+   on SmolLM2-135M); the gain takes that shrink out while the clip still spends the 4 levels on the
+   bulk of the row. */
+enum { OSCAR_INT2_GAIN = 1 };
+OSCAR_API int oscar_int2_quantize_row_ex(uint8_t *codes, uint16_t *sm, const float *x, int d, int g, float clip, unsigned flags);
 /* x: [d] <- mn16 + q * scale16 */
 OSCAR_API void oscar_int2_dequantize_row(float *x, const uint8_t *codes, const uint16_t *sm, int d, int g);
 /* KIVI-2 keys: one fp16 (scale, min) per channel over n rows. codes: [n][d/4], sm: [d][2], x: [n][d] */
@@ -337,6 +348,8 @@ typedef struct oscar_kv_config {
     int max_seqs;      /* 0: 16 */
     float k_clip;      /* 0: 0.96, < 0: no clip */
     float v_clip;      /* 0: 0.92, < 0: no clip */
+    int k_gain, v_gain; /* 1: the history's K (V) rows are encoded with OSCAR_INT2_GAIN (an extension of the
+                          SPEC's encoder, same layout and decoder; INT2 mode, CPU cache only) */
     const oscar_rotations *rot; /* NULL: no rotation. Copied. Used in INT2 mode only. */
     int absorb_v;      /* 1: R_v is folded into the model; outputs stay in the rotated V basis */
     int center;        /* 1 (INT2 with rot carrying k_mean / v_mean): every K and V row is stored less its
@@ -366,6 +379,7 @@ typedef struct oscar_kv {
     oscar_kv_config cfg;  /* with defaults filled in */
     int d, g, gv, S0, W, P, L, Hkv, ring, int2, kivi; /* g / gv: K / V group; int2: history is quantised (INT2 or KIVI2) */
     float k_clip, v_clip;
+    unsigned k_flags, v_flags; /* oscar_int2_quantize_row_ex flags of K and V rows */
     size_t head_page_bytes, page_bytes, k_part; /* k_part: bytes of K inside a head page */
     float *flush_buf;     /* KIVI2: [P][d] one page of K rows */
     uint8_t *pool;        /* [L][max_pages][Hkv][head_page_bytes] */
@@ -1158,6 +1172,10 @@ OSCAR_DEF float oscar_int2_clip_threshold(const float *x, int d, float clip) {
 }
 
 OSCAR_DEF int oscar_int2_quantize_row(uint8_t *codes, uint16_t *sm, const float *x, int d, int g, float clip) {
+    return oscar_int2_quantize_row_ex(codes, sm, x, d, g, clip, 0);
+}
+
+OSCAR_DEF int oscar_int2_quantize_row_ex(uint8_t *codes, uint16_t *sm, const float *x, int d, int g, float clip, unsigned flags) {
     float c[OSCAR_MAX_HEAD_DIM], thr;
     uint8_t q[OSCAR_MAX_HEAD_DIM];
     uint16_t out_sm[2 * OSCAR_MAX_HEAD_DIM]; /* written to sm only when the whole row succeeds */
@@ -1189,6 +1207,24 @@ OSCAR_DEF int oscar_int2_quantize_row(uint8_t *codes, uint16_t *sm, const float 
             t = floorf((xg[i] - mn16) / sc16 + 0.5f);
             v = t < 0.0f ? 0 : (t > 3.0f ? 3 : (int)t);
             q[k * g + i] = (uint8_t)v;
+        }
+        if (flags & OSCAR_INT2_GAIN) { /* gamma = sum x^2 / sum x . x^ over the unclipped group */
+            const float *x0 = x + k * g;
+            double xx = 0.0, xh = 0.0, gam;
+            for (i = 0; i < g; i++) {
+                double h = (double)(mn16 + (float)q[k * g + i] * sc16);
+                xx += (double)x0[i] * x0[i];
+                xh += (double)x0[i] * h;
+            }
+            if (xh > 0.0 && xx > 0.0) {
+                uint16_t hs2, hm2;
+                gam = xx / xh;
+                if (gam < 0.5) gam = 0.5;
+                if (gam > 2.0) gam = 2.0;
+                hs2 = oscar_f32_to_f16((float)(sc16 * gam));
+                hm2 = oscar_f32_to_f16((float)(mn16 * gam));
+                if ((hs2 & 0x7c00u) != 0x7c00u && (hm2 & 0x7c00u) != 0x7c00u) { hs = hs2; hm = hm2; }
+            }
         }
         out_sm[2 * k] = hs;
         out_sm[2 * k + 1] = hm;
@@ -1317,6 +1353,10 @@ OSCAR_DEF int oscar_kv_config_resolve(oscar_kv_config *out, const oscar_kv_confi
     if (c.v_clip == 0.0f) c.v_clip = 0.92f;
     if (!(c.k_clip <= 1.0f) || !(c.v_clip <= 1.0f))
         return oscar__fail(msg, OSCAR_ERR_RANGE, "kv config: clip ratios must be <= 1 (or negative to disable)");
+    if ((c.k_gain != 0 && c.k_gain != 1) || (c.v_gain != 0 && c.v_gain != 1))
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: k_gain (%d) and v_gain (%d) must be 0 or 1", c.k_gain, c.v_gain);
+    if ((c.k_gain || c.v_gain) && c.mode != OSCAR_KV_INT2)
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: k_gain / v_gain need INT2 mode (per-token rows)");
     if (c.mode != OSCAR_KV_INT2) c.rot = NULL; /* rotations apply to OSCAR_KV_INT2 only */
     if (c.center < OSCAR_CENTER_NONE || c.center > OSCAR_CENTER_ROPE)
         return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: center %d is not 0 (none), 1 (calibration means) or 2 (K mean before RoPE)", c.center);
@@ -1350,6 +1390,8 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
     kv->kivi = c.mode == OSCAR_KV_KIVI2;
     kv->k_clip = kv->kivi ? -1.0f : c.k_clip;
     kv->v_clip = kv->kivi ? -1.0f : c.v_clip;
+    kv->k_flags = c.k_gain ? (unsigned)OSCAR_INT2_GAIN : 0u;
+    kv->v_flags = c.v_gain ? (unsigned)OSCAR_INT2_GAIN : 0u;
     if (kv->int2) { /* codes, then fp16 (scale, min): per token and group, or (KIVI K) per channel */
         size_t codes = (size_t)kv->P * d / 4;
         kv->k_part = kv->kivi ? codes + (size_t)d * 4 : codes + (size_t)kv->P * (d / kv->g) * 4;
@@ -1643,8 +1685,8 @@ static void oscar__kv_flush(oscar_kv *kv, oscar_kv_seq *s, int layer, int page) 
                 } else if (kv->int2) {
                     int rc, g = half ? kv->gv : kv->g;
                     for (i = 0; i < d; i++) row[i] = oscar_bf16_to_f32(src[i]);
-                    rc = oscar_int2_quantize_row(base + (size_t)t * (d / 4), (uint16_t *)(void *)(base + (size_t)P * (d / 4) + (size_t)t * (d / g) * 4),
-                                                 row, d, g, half ? kv->v_clip : kv->k_clip);
+                    rc = oscar_int2_quantize_row_ex(base + (size_t)t * (d / 4), (uint16_t *)(void *)(base + (size_t)P * (d / 4) + (size_t)t * (d / g) * 4),
+                                                    row, d, g, half ? kv->v_clip : kv->k_clip, half ? kv->v_flags : kv->k_flags);
                     OSCAR_ASSERT(rc == OSCAR_OK); /* rows were range-checked on append */
                     (void)rc;
                 } else {

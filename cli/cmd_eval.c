@@ -490,6 +490,7 @@ typedef struct ev_modes {
     int have_had, have_fitted;
     int sink, window, group, v_group; /* sink, window -1: default; groups 0: default */
     float k_clip, v_clip;        /* 0: the mode's own */
+    int k_gain, v_gain;          /* 1: OSCAR_INT2_GAIN encoder for K / V in the rotated INT2 modes */
     int ctx_threads;
     int bf16_prefill;            /* prompts attend plainly over bf16 rows (llm_ctx_config.bf16_prefill) */
     llm_ctx ctx[KVM_COUNT + 1];
@@ -568,6 +569,8 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
         if (E->modes[i] == KVM_HADAMARD || E->modes[i] == KVM_OSCAR || E->modes[i] == KVM_OSCAR_C || E->modes[i] == KVM_OSCAR_CR) {
             if (E->k_clip != 0) cfg.kv.k_clip = E->k_clip < 0 ? -1.0f : E->k_clip;
             if (E->v_clip != 0) cfg.kv.v_clip = E->v_clip < 0 ? -1.0f : E->v_clip;
+            cfg.kv.k_gain = E->k_gain;
+            cfg.kv.v_gain = E->v_gain;
         }
         if (E->v_group > 0) cfg.kv.v_group_size = E->v_group;
         if (llm_ctx_init(&E->ctx[i], E->m, &cfg)) {
@@ -669,6 +672,8 @@ static void ev_ppl_usage(FILE *f) {
             "  --sink N, --window N, --group N   cache geometry for every mode (default 64, 256, min(128, d))\n"
             "  --v-group N        V's INT2 group in every INT2 mode (default: K's), so that K can take more bits\n"
             "  --k-clip X, --v-clip X            override the clips of int2-hadamard and oscar (< 0: none)\n"
+            "  --k-gain, --v-gain keep each INT2 K (V) row's projection onto itself (OSCAR_INT2_GAIN: the stored\n"
+            "                     scale and min times sum x^2 / sum x.x^) in int2-hadamard and the oscar modes\n"
             "  --batch N          tokens per forward chunk (default 32)\n"
             "  -t, --threads N    threads (default: all cores; modes run side by side, one thread each)\n"
             "  --json             print the results as JSON on stdout instead of a table\n"
@@ -699,6 +704,8 @@ int oscar_cli_ppl(int argc, char **argv) {
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { ev_ppl_usage(stdout); return 0; }
         else if (!strcmp(o, "--json")) json = 1;
         else if (!strcmp(o, "--progress")) progress = 1;
+        else if (!strcmp(o, "--k-gain")) E.k_gain = 1;
+        else if (!strcmp(o, "--v-gain")) E.v_gain = 1;
         else if (!(v = cli_value("ppl", argc, argv, &i))) return 2;
         else if (!strcmp(o, "-m") || !strcmp(o, "--model")) model = v;
         else if (!strcmp(o, "-f") || !strcmp(o, "--file")) file = v;
@@ -826,9 +833,9 @@ int oscar_cli_ppl(int argc, char **argv) {
     }
     if (json) {
         printf("{\"model\": \"%s\", \"text\": \"%s\", \"ctx\": %d, \"windows\": %d, \"start\": %d, \"sink\": %d, \"window\": %d, "
-               "\"group\": %d, \"v_group\": %d, \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"seconds\": %.1f, \"contexts\": [",
+               "\"group\": %d, \"v_group\": %d, \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"k_gain\": %d, \"v_gain\": %d, \"seconds\": %.1f, \"contexts\": [",
                ev_base(model), ev_base(file), ctx, windows, start, sink < 0 ? 64 : sink, window < 0 ? 256 : window, group, v_group,
-               rotfile ? ev_base(rotfile) : "", kc, vc, cli_now() - t0);
+               rotfile ? ev_base(rotfile) : "", kc, vc, E.k_gain, E.v_gain, cli_now() - t0);
         for (c = 0; c < nc; c++) {
             int k = 0;
             double n = scored[c] ? (double)scored[c] : 1.0;
@@ -1021,7 +1028,12 @@ static void ev_niah_usage(FILE *f) {
             "  --depths D,...     needle depths in percent of the filler (default 10,30,50,70,90)\n"
             "  --trials N         trials per (length, depth) (default 1)\n"
             "  --seed N           numbers and filler offsets (default 1)\n"
+            "  --part K/N         run only the needles whose index (length, depth, trial order) is K mod N, so\n"
+            "                     N processes share one set; each needle is the one the whole run would use\n"
+            "  --from N           skip the needles before index N (resume a run, or one length of several)\n"
             "  --k-clip X, --v-clip X  override the clips of int2-hadamard and oscar (< 0: none)\n"
+            "  --k-gain, --v-gain keep each INT2 K (V) row's projection onto itself (OSCAR_INT2_GAIN) in\n"
+            "                     int2-hadamard and the oscar modes\n"
             "  --sink N, --window N    BF16 sink and window of every mode (default 64, 256; 0: none)\n"
             "  --group N, --v-group N  INT2 group of K (and V) and of V alone in every INT2 mode (default min(128, d))\n"
             "  --prefill WHERE    cache (default): every prompt token attends through the cache as decode would;\n"
@@ -1043,9 +1055,9 @@ int oscar_cli_niah(int argc, char **argv) {
     int *forced = NULL, n_forced = 0;
     char scored[32];
     double *nll = NULL;
-    int sink = -1, window = -1, group = 0, v_group = 0;
+    int sink = -1, window = -1, group = 0, v_group = 0, part_k = 0, part_n = 1, from = 0, n_ran = 0;
     float kc = 0, vc = 0;
-    int *hits = NULL, *prompt = NULL, np = 0, pcap = 0;
+    int *ran = NULL, *hits = NULL, *prompt = NULL, np = 0, pcap = 0;
     llm_model m;
     ev_modes E;
     ev_gen G;
@@ -1060,6 +1072,8 @@ int oscar_cli_niah(int argc, char **argv) {
         else if (!strcmp(o, "--json")) json = 1;
         else if (!strcmp(o, "-v")) verbose = 1;
         else if (!strcmp(o, "--score")) score = 1;
+        else if (!strcmp(o, "--k-gain")) E.k_gain = 1;
+        else if (!strcmp(o, "--v-gain")) E.v_gain = 1;
         else if (!(v = cli_value("niah", argc, argv, &i))) return 2;
         else if (!strcmp(o, "-m") || !strcmp(o, "--model")) model = v;
         else if (!strcmp(o, "-f") || !strcmp(o, "--file")) file = v;
@@ -1077,6 +1091,14 @@ int oscar_cli_niah(int argc, char **argv) {
         else if (!strcmp(o, "--depths")) { if ((nd = ev_int_list("niah", o, v, depths, 16, 0, 100)) < 1) return 2; }
         else if (!strcmp(o, "--trials")) { if (!cli_parse_int("niah", o, v, 1, 1000, &trials)) return 2; }
         else if (!strcmp(o, "--seed")) { if (!cli_parse_int("niah", o, v, 0, 1 << 30, &seed)) return 2; }
+        else if (!strcmp(o, "--part")) {
+            char tail;
+            if (sscanf(v, "%d/%d%c", &part_k, &part_n, &tail) != 2 || part_n < 1 || part_n > 1000 || part_k < 0 || part_k >= part_n) {
+                fprintf(stderr, "oscar niah: --part takes K/N with 0 <= K < N <= 1000, not '%s'\n", v);
+                return 2;
+            }
+        }
+        else if (!strcmp(o, "--from")) { if (!cli_parse_int("niah", o, v, 0, 1 << 30, &from)) return 2; }
         else if (!strcmp(o, "--k-clip")) { if (!cli_parse_float("niah", o, v, -1.0, 1.0, &kc)) return 2; }
         else if (!strcmp(o, "--v-clip")) { if (!cli_parse_float("niah", o, v, -1.0, 1.0, &vc)) return 2; }
         else if (!strcmp(o, "--sink")) { if (!cli_parse_int("niah", o, v, 0, 1 << 20, &sink)) return 2; }
@@ -1105,7 +1127,7 @@ int oscar_cli_niah(int argc, char **argv) {
             fprintf(stderr, "oscar niah: %s has %d tokens, fewer than the length %d\n", file, n_fill, lengths[li]);
             goto done;
         }
-        total += (int64_t)lengths[li] * nd * trials;
+        for (di = 0; di < nd * trials; di++) total += (li * nd * trials + di) % part_n == part_k && li * nd * trials + di >= from ? lengths[li] : 0;
     }
     if (ev_modes_setup(&E, "niah", &m, list, rotfile)) goto done;
     E.sink = sink; /* -1: the cache's defaults (SPEC: 64 and 256) */
@@ -1119,13 +1141,14 @@ int oscar_cli_niah(int argc, char **argv) {
     for (i = 0, tr = 0; i < nm; i++) tr += E.listed[i];
     E.ctx_threads = threads > tr ? threads / tr : 1;
     hits = (int *)calloc((size_t)nm * nl * nd, sizeof(int));
+    ran = (int *)calloc((size_t)nl * nd, sizeof(int)); /* needles run per (length, depth) */
     G.out = (int *)malloc(sizeof(int) * (size_t)nm * max_new);
     G.n_out = (int *)calloc((size_t)nm, sizeof(int));
     G.t = (double *)calloc((size_t)nm * 2, sizeof(double));
     G.nll = (double *)calloc((size_t)nm, sizeof(double));
     G.top = (int *)calloc((size_t)nm, sizeof(int));
     nll = (double *)calloc((size_t)nm * nl * nd, sizeof(double));
-    if (!hits || !G.out || !G.n_out || !G.t || !G.nll || !G.top || !nll) goto oom;
+    if (!hits || !ran || !G.out || !G.n_out || !G.t || !G.nll || !G.top || !nll) goto oom;
     G.E = &E;
     G.max_new = max_new;
     fprintf(stderr, "oscar niah: %s, filler %s (%d tokens), %d lengths x %d depths x %d trials, %d modes on %d threads\n",
@@ -1135,9 +1158,11 @@ int oscar_cli_niah(int argc, char **argv) {
     for (li = 0; li < nl; li++)
         for (di = 0; di < nd; di++)
             for (tr = 0; tr < trials; tr++) {
-                uint64_t h = 0x9E3779B97F4A7C15ULL * (uint64_t)(seed * 1000003 + li * 7919 + di * 104729 + tr * 15485863 + 1);
+                uint64_t h;
                 int value, n_head, n_tail, n_hay, at, off;
                 char needle[96], question[256], val[16];
+                if (((li * nd + di) * trials + tr) % part_n != part_k || (li * nd + di) * trials + tr < from) continue; /* another part's needle */
+                h = 0x9E3779B97F4A7C15ULL * (uint64_t)(seed * 1000003 + li * 7919 + di * 104729 + tr * 15485863 + 1);
                 h ^= h >> 31;
                 h *= 0xBF58476D1CE4E5B9ULL;
                 h ^= h >> 29;
@@ -1224,17 +1249,25 @@ int oscar_cli_niah(int argc, char **argv) {
                                 n_head + at, kvm_names[E.modes[i]], ok ? "HIT " : "miss", ans, val);
                     }
                 }
+                ran[li * nd + di]++;
+                n_ran++;
                 progressed += lengths[li];
                 ev_prog_update(&prog, progressed);
             }
     if (json) {
-        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"sink\": %d, \"window\": %d, \"group\": %d, \"v_group\": %d, \"trials\": %d, "
-               "\"seed\": %d, \"prefill\": \"%s\", \"seconds\": %.1f, \"lengths\": [",
-               ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, E.ctx[0].kv ? E.ctx[0].kv[0].S0 : -1, E.ctx[0].kv ? E.ctx[0].kv[0].W : -1, group,
-               v_group, trials, seed, E.bf16_prefill ? "bf16" : "cache", cli_now() - t0);
+        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"k_gain\": %d, \"v_gain\": %d, \"sink\": %d, \"window\": %d, \"group\": %d, \"v_group\": %d, \"trials\": %d, "
+               "\"seed\": %d, \"part\": \"%d/%d\", \"prefill\": \"%s\", \"seconds\": %.1f, \"lengths\": [",
+               ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, E.k_gain, E.v_gain, E.ctx[0].kv ? E.ctx[0].kv[0].S0 : -1, E.ctx[0].kv ? E.ctx[0].kv[0].W : -1, group,
+               v_group, trials, seed, part_k, part_n, E.bf16_prefill ? "bf16" : "cache", cli_now() - t0);
         for (li = 0; li < nl; li++) printf("%s%d", li ? ", " : "", lengths[li]);
         printf("], \"depths\": [");
         for (di = 0; di < nd; di++) printf("%s%d", di ? ", " : "", depths[di]);
+        printf("], \"needles\": [");
+        for (li = 0; li < nl; li++) {
+            printf("%s[", li ? ", " : "");
+            for (di = 0; di < nd; di++) printf("%s%d", di ? ", " : "", ran[li * nd + di]);
+            printf("]");
+        }
         printf("], \"modes\": [");
         for (i = 0, tr = 0; i < nm; i++) {
             int tot = 0;
@@ -1249,7 +1282,7 @@ int oscar_cli_niah(int argc, char **argv) {
                 }
                 printf("]");
             }
-            printf("], \"rate\": %.4f", (double)tot / (nl * nd * trials));
+            printf("], \"rate\": %.4f", n_ran ? (double)tot / n_ran : 0.0);
             if (score) {
                 double sum = 0.0;
                 printf(", \"digits_nll\": [");
@@ -1258,11 +1291,11 @@ int oscar_cli_niah(int argc, char **argv) {
                     for (di = 0; di < nd; di++) {
                         double v = nll[((size_t)i * nl + li) * nd + di];
                         sum += v;
-                        printf("%s%.4f", di ? ", " : "", v / trials);
+                        printf("%s%.4f", di ? ", " : "", ran[li * nd + di] ? v / ran[li * nd + di] : 0.0);
                     }
                     printf("]");
                 }
-                printf("], \"digits_nll_mean\": %.4f", sum / (nl * nd * trials));
+                printf("], \"digits_nll_mean\": %.4f", n_ran ? sum / n_ran : 0.0);
             }
             printf("}");
         }
@@ -1271,6 +1304,7 @@ int oscar_cli_niah(int argc, char **argv) {
         printf("needle in a haystack: %s, filler %s, prompt through the %s, %d trial%s per cell, %s (of %d per cell)\n", ev_base(model),
                ev_base(file), E.bf16_prefill ? "bf16 prefill" : "cache", trials, trials > 1 ? "s" : "",
                score ? "answers whose digits are all the argmax when fed" : "exact matches", trials);
+        if (part_n > 1) printf("  part %d of %d: %d needles run\n", part_k, part_n, n_ran);
         for (i = 0; i < nm; i++) {
             int tot = 0;
             if (!E.listed[i]) continue;
@@ -1278,21 +1312,22 @@ int oscar_cli_niah(int argc, char **argv) {
             for (di = 0; di < nd; di++) printf(" %4d%%", depths[di]);
             printf("   rate\n");
             for (li = 0; li < nl; li++) {
-                int row = 0;
+                int row = 0, nrow = 0;
                 printf("  %14s %6d", "", lengths[li]);
                 for (di = 0; di < nd; di++) {
                     int h = hits[((size_t)i * nl + li) * nd + di];
                     row += h;
+                    nrow += ran[li * nd + di];
                     printf(" %5d", h);
                 }
                 tot += row;
-                printf("  %5.1f%%\n", 100.0 * row / (nd * trials));
+                printf("  %5.1f%%\n", nrow ? 100.0 * row / nrow : 0.0);
             }
-            printf("  %14s  total %5.1f%%\n", "", 100.0 * tot / (nl * nd * trials));
+            printf("  %14s  total %5.1f%%\n", "", n_ran ? 100.0 * tot / n_ran : 0.0);
             if (score) {
                 double sum = 0.0;
                 for (li = 0; li < nl * nd; li++) sum += nll[(size_t)i * nl * nd + li];
-                printf("  %14s  mean -log p of the needle's digits %.3f nats\n", "", sum / (nl * nd * trials));
+                printf("  %14s  mean -log p of the needle's digits %.3f nats\n", "", n_ran ? sum / n_ran : 0.0);
             }
         }
         printf("  (%.1f s)\n", cli_now() - t0);
@@ -1303,6 +1338,7 @@ oom:
     fprintf(stderr, "oscar niah: out of memory\n");
 done:
     free(hits);
+    free(ran);
     free(nll);
     free(forced);
     free(G.nll);

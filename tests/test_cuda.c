@@ -1059,6 +1059,11 @@ static void test_device_oom(oscar_cuda *cu) {
         rc = oscar_cuda_kv_init(&kv, cu, &cfg);
         CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "v_group_size") != NULL, "v_group_size on the GPU: %d %s", rc, kv.msg);
         oscar_cuda_kv_free(&kv);
+        memset(&cfg, 0, sizeof cfg); /* the gain encoder: CPU only */
+        cfg.n_layers = 2, cfg.n_kv_heads = 2, cfg.head_dim = 64, cfg.mode = OSCAR_KV_INT2, cfg.k_gain = 1;
+        rc = oscar_cuda_kv_init(&kv, cu, &cfg);
+        CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "k_gain") != NULL, "k_gain on the GPU: %d %s", rc, kv.msg);
+        oscar_cuda_kv_free(&kv);
     }
     /* 3: a plain allocation */
     rc = oscar_cuda_malloc(cu, &p, total * 2);

@@ -11,6 +11,8 @@
 #  7. oscar-cr (K centered before RoPE): with every row in BF16 it computes what bf16 does (the
 #     score term it adds back is right for the model's own RoPE); with an INT2 history it runs and
 #     differs from oscar-c at the same bits
+#  8. `niah --part K/N` and `--from N` run the very needles of the whole run (hits add up, same numbers)
+#  9. `--k-gain` / `--v-gain` (OSCAR_INT2_GAIN): recorded in the JSON, change the INT2 result, not bf16's
 set -e
 OSCAR=$1
 MODEL=$2
@@ -120,6 +122,42 @@ m = {x["mode"]: x for x in a["contexts"][0]["modes"]}
 assert m["oscar-cr"]["kld"] < 2e-3 and m["oscar-cr"]["top1"] >= 0.97, m["oscar-cr"]
 assert m["oscar"]["kld"] < 2e-3, m["oscar"]
 print("  all-BF16 rows: KLD oscar %.2g, oscar-cr %.2g (top-1 %.3f)" % (m["oscar"]["kld"], m["oscar-cr"]["kld"], m["oscar-cr"]["top1"]))
+EOF
+
+# 8. niah split into parts: the union of the parts is the whole run, needle for needle
+"$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv bf16 --lengths 144,160 --depths 20,80 --sink 16 --window 0 -t 2 --json -v >"$T/p.json" 2>"$T/p.log" || { cat "$T/p.log"; exit 1; }
+for k in 0 1; do
+  "$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv bf16 --lengths 144,160 --depths 20,80 --sink 16 --window 0 --part $k/2 -t 2 --json -v >"$T/p$k.json" 2>"$T/p$k.log" || { cat "$T/p$k.log"; exit 1; }
+done
+"$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv bf16 --lengths 144,160 --depths 20,80 --sink 16 --window 0 --from 2 -t 2 --json -v >"$T/pf.json" 2>"$T/pf.log" || { cat "$T/pf.log"; exit 1; }
+"$PY" - "$T" <<'EOF' && ok "niah --part 0/2 + 1/2 == the whole run; --from 2 == its second length" || bad "niah --part / --from"
+import json, re, sys
+T = sys.argv[1]
+def run(n):
+    j = json.load(open(f"{T}/{n}.json"))
+    lines = sorted(re.sub(r"\s+", " ", l).strip() for l in open(f"{T}/{n}.log") if "(needle " in l)
+    return j, lines
+w, wl = run("p"); a, al = run("p0"); b, bl = run("p1"); f, fl = run("pf")
+assert w["needles"] == [[1, 1], [1, 1]] and a["needles"] == [[1, 0], [1, 0]] and b["needles"] == [[0, 1], [0, 1]], (w["needles"], a["needles"], b["needles"])
+assert f["needles"] == [[0, 0], [1, 1]] and a["part"] == "0/2", (f["needles"], a["part"])
+assert len(wl) == 4 and sorted(al + bl) == wl and all(l in wl for l in fl) and len(fl) == 2, (wl, al, bl, fl)
+hw = w["modes"][0]["hits"]; ha = a["modes"][0]["hits"]; hb = b["modes"][0]["hits"]
+assert all(hw[i][j] == ha[i][j] + hb[i][j] for i in range(2) for j in range(2)), (hw, ha, hb)
+EOF
+
+# 9. the gain encoder: recorded, changes oscar's result (K and V alike), leaves bf16 alone
+for g in "" --k-gain --v-gain; do
+  "$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 0 --kv bf16,oscar --rot "$T/rot.st" $g -t 2 --json >"$T/k$g.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+done
+"$PY" - "$T/k.json" "$T/k--k-gain.json" "$T/k--v-gain.json" <<'EOF' && ok "ppl --k-gain / --v-gain: recorded, change oscar, not bf16" || bad "ppl --k-gain"
+import json, sys
+r = [json.load(open(f)) for f in sys.argv[1:]]
+m = [{x["mode"]: x for x in j["contexts"][0]["modes"]} for j in r]
+assert [(j["k_gain"], j["v_gain"]) for j in r] == [(0, 0), (1, 0), (0, 1)], [(j["k_gain"], j["v_gain"]) for j in r]
+assert m[0]["bf16"]["ppl"] == m[1]["bf16"]["ppl"] == m[2]["bf16"]["ppl"]
+k = [x["oscar"]["kld"] for x in m]
+assert all(v > 0 for v in k) and k[0] != k[1] and k[0] != k[2] and k[1] != k[2], k
+print("  KLD oscar: plain %.4f, K gain %.4f, V gain %.4f" % tuple(k))
 EOF
 
 echo "test_eval: $pass passed, $fail failed"

@@ -350,6 +350,65 @@ static void test_codec_random(void) {
     }
 }
 
+/* OSCAR_INT2_GAIN: same codes, (scale, min) times gamma = sum x^2 / sum x . x^ per group, so that the
+   dequantised group keeps the row's projection onto itself */
+static void test_codec_gain(void) {
+    int d, g, trial, bad_codes = 0, bad_proj = 0, groups = 0, shrunk = 0;
+    for (d = 4; d <= 256; d *= 2)
+        for (g = 2; g <= d; g *= 2)
+            for (trial = 0; trial < 12; trial++) {
+                float x[256], y0[256], y1[256];
+                uint8_t c0[64], c1[64];
+                uint16_t s0[256], s1[256];
+                float clip = trial % 3 == 0 ? -1.0f : (trial % 3 == 1 ? 0.96f : 0.75f);
+                int k, i;
+                fill_normal(x, (size_t)d, trial % 2 ? 3.0 : 0.05);
+                x[(trial * 7) % d] *= 12.0f; /* an outlier the clip cuts */
+                CHECK(oscar_int2_quantize_row_ex(c0, s0, x, d, g, clip, 0) == OSCAR_OK, "d=%d g=%d", d, g);
+                CHECK(oscar_int2_quantize_row_ex(c1, s1, x, d, g, clip, OSCAR_INT2_GAIN) == OSCAR_OK, "gain d=%d g=%d", d, g);
+                if (memcmp(c0, c1, (size_t)d / 4)) bad_codes++;
+                oscar_int2_dequantize_row(y0, c0, s0, d, g);
+                oscar_int2_dequantize_row(y1, c1, s1, d, g);
+                for (k = 0; k < d / g; k++) {
+                    double xx = 0, x0 = 0, x1 = 0, gam;
+                    for (i = k * g; i < (k + 1) * g; i++) {
+                        xx += (double)x[i] * x[i];
+                        x0 += (double)x[i] * y0[i];
+                        x1 += (double)x[i] * y1[i];
+                    }
+                    groups++;
+                    gam = x0 > 0 ? xx / x0 : 1.0;
+                    if (gam > 1.001) shrunk++;
+                    if (x0 <= 0 || gam < 0.5 || gam > 2.0) { /* gamma 1 or clamped: the pair is f16(gamma * pair) */
+                        double gc = x0 <= 0 ? 1.0 : (gam < 0.5 ? 0.5 : 2.0);
+                        if (s1[2 * k] != oscar_f32_to_f16((float)(oscar_f16_to_f32(s0[2 * k]) * gc))) bad_proj++;
+                        continue;
+                    }
+                    /* x . x^ = |x|^2 up to the fp16 rounding of scale and min (2^-11 each, relative) */
+                    if (!(fabs(x1 - xx) <= 2.5e-3 * xx + 1e-12)) bad_proj++;
+                }
+            }
+    CHECK(bad_codes == 0, "%d rows: the gain changed codes", bad_codes);
+    CHECK(bad_proj == 0, "%d of %d groups: x . x^ != |x|^2 after the gain", bad_proj, groups);
+    CHECK(shrunk > groups / 4, "only %d of %d groups were shrunk by the codec (the test needs shrunk rows)", shrunk, groups);
+    {
+        /* a constant group: exact already, gamma 1; a zero group: left alone */
+        static const float r3[8] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f}, z[8] = {0};
+        /* clip 0.75 cuts 2e5 to 6e4; gamma * 6e4 leaves fp16, so the pair stays the plain codec's */
+        static const float big[8] = {-60000.f, -60000.f, -60000.f, -60000.f, 60000.f, 60000.f, 60000.f, 200000.f};
+        float x[8] = {1, 2, 3, 4, 5, 6, 7, NAN};
+        uint8_t c[2], c2[2];
+        uint16_t sm[2], sm2[2] = {0x1234, 0x5678};
+        CHECK(oscar_int2_quantize_row_ex(c, sm, r3, 8, 8, 0.96f, OSCAR_INT2_GAIN) == OSCAR_OK && sm[0] == 0 && sm[1] == 0x3800, "constant row");
+        CHECK(oscar_int2_quantize_row_ex(c, sm, z, 8, 8, 0.96f, OSCAR_INT2_GAIN) == OSCAR_OK && sm[0] == 0 && sm[1] == 0, "zero row");
+        CHECK(oscar_int2_quantize_row_ex(c, sm, big, 8, 8, 0.75f, 0) == OSCAR_OK, "big row");
+        CHECK(oscar_int2_quantize_row_ex(c2, sm2, big, 8, 8, 0.75f, OSCAR_INT2_GAIN) == OSCAR_OK && !memcmp(sm, sm2, sizeof sm) && !memcmp(c, c2, 2),
+              "a gain that would overflow fp16 is dropped: %04x %04x vs %04x %04x", sm2[0], sm2[1], sm[0], sm[1]);
+        sm2[0] = 0x1234;
+        CHECK(oscar_int2_quantize_row_ex(c2, sm2, x, 8, 8, 0.96f, OSCAR_INT2_GAIN) == OSCAR_ERR_NONFINITE && sm2[0] == 0x1234, "NaN");
+    }
+}
+
 /* ---- the cache ---- */
 /* x . R as the cache rotates a row (fixed point, oscar_rotate_row_q14) */
 static void cache_rotate(float *y, const float *x, const float *R, int d) {
@@ -373,7 +432,7 @@ static void expected_row(const oscar_kv *kv, const float *R, const float *x, int
         memcpy(out, b, sizeof(float) * d);
         return;
     }
-    oscar_int2_quantize_row(c, sm, b, d, g, clip);
+    oscar_int2_quantize_row_ex(c, sm, b, d, g, clip, is_v ? kv->v_flags : kv->k_flags);
     oscar_int2_dequantize_row(out, c, sm, d, g);
 }
 
@@ -405,14 +464,16 @@ static void test_cache_bookkeeping(void) {
         synth_orthogonal(rot.k_rot + (size_t)i * d * d, d, &rng);
         synth_orthogonal(rot.v_rot + (size_t)i * d * d, d, &rng);
     }
-    for (mode = 0; mode < 4; mode++) { /* bf16, int2 (rotated, clipped), kivi2, int2 with K group 4 / V group 16 */
+    for (mode = 0; mode < 5; mode++) { /* bf16, int2 (rotated, clipped), kivi2, int2 with K group 4 / V group 16, int2 with the gain encoder */
         memset(&cfg, 0, sizeof cfg);
         cfg.n_layers = L; cfg.n_kv_heads = Hkv; cfg.head_dim = d; cfg.group_size = 8;
         cfg.sink = S0; cfg.window = W; cfg.page_size = P; cfg.max_pages = 64; cfg.max_seqs = 4;
         cfg.mode = mode == 2 ? OSCAR_KV_KIVI2 : (mode ? OSCAR_KV_INT2 : OSCAR_KV_BF16);
         cfg.rot = &rot;
         if (mode == 3) cfg.group_size = 4, cfg.v_group_size = 16;
+        if (mode == 4) cfg.mode = OSCAR_KV_INT2, cfg.k_gain = cfg.v_gain = 1;
         CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
+        CHECK(kv.k_flags == (mode == 4 ? (unsigned)OSCAR_INT2_GAIN : 0u) && kv.v_flags == kv.k_flags, "mode %d: encoder flags %u / %u", mode, kv.k_flags, kv.v_flags);
         CHECK(kv.g == cfg.group_size && kv.gv == (mode == 3 ? 16 : cfg.group_size), "mode %d: groups %d / %d", mode, kv.g, kv.gv);
         CHECK(oscar_kv_seq_create(&kv, &seq) == OSCAR_OK, "%s", kv.msg);
         for (n = 1; n <= N; n++) {
@@ -1076,6 +1137,11 @@ static void test_cache_bad_input(void) {
     cfg.page_size = 0; cfg.k_clip = 1.5f;
     CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_RANGE, "clip 1.5");
     cfg.k_clip = 0.0f;
+    cfg.k_gain = 1; /* the mode is still BF16 here */
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "k_gain"), "gain on a BF16 cache: %s", kv.msg);
+    cfg.k_gain = 0; cfg.v_gain = 2;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "v_gain (2)"), "v_gain 2: %s", kv.msg);
+    cfg.v_gain = 0;
     oscar_rotations_alloc(&rot, 2, 16, 2, 0);
     cfg.mode = OSCAR_KV_INT2; cfg.rot = &rot;
     CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_SHAPE && strstr(kv.msg, "layers"), "rotations for 2 layers: %s", kv.msg);
@@ -1451,6 +1517,7 @@ int main(void) {
     RUN(test_fit);
     RUN(test_codec_golden);
     RUN(test_codec_random);
+    RUN(test_codec_gain);
     RUN(test_cache_bookkeeping);
     RUN(test_cache_fork_and_pool);
     RUN(test_cache_random_ops);
