@@ -278,6 +278,9 @@ typedef struct oscar_rotations {
                                  RoPE undone at its position, oscar_rope_row; tensor layers.{i}.k.rope_mean,
                                  an extension), for caches centered with OSCAR_CENTER_ROPE */
     double rope_base;         /* > 1 with k_rope_mean (metadata rope_base): theta_i = base^(-2i/d) */
+    int k_gain, v_gain;       /* 1: the file's clips were chosen for the gain encoder (OSCAR_INT2_GAIN) on K / V
+                                 rows (optional metadata k_gain / v_gain, "0" or "1", written when either is
+                                 1; an extension), which caches built from the file should use */
     char msg[OSCAR_MSG_SIZE];
 } oscar_rotations;
 
@@ -2832,8 +2835,8 @@ OSCAR_DEF int oscar_rotations_is_hadamard(const oscar_rotations *r) {
 OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
     oscar_st_entry *e;
     char(*names)[64];
-    char vals[7][32];
-    const char *meta[13 * 2];
+    char vals[9][32];
+    const char *meta[15 * 2];
     int l, kind, i = 0, rc, nh, nk, nmeta = 12;
     size_t dd;
     if (!r) return OSCAR_ERR_NULL;
@@ -2900,6 +2903,13 @@ OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
         meta[24] = "rope_base"; meta[25] = vals[6];
         nmeta = 13;
     }
+    if (r->k_gain || r->v_gain) { /* absent when off, so files without the gain stay as they were */
+        snprintf(vals[7], 32, "%d", r->k_gain ? 1 : 0);
+        snprintf(vals[8], 32, "%d", r->v_gain ? 1 : 0);
+        meta[2 * nmeta] = "k_gain"; meta[2 * nmeta + 1] = vals[7];
+        meta[2 * nmeta + 2] = "v_gain"; meta[2 * nmeta + 3] = vals[8];
+        nmeta += 2;
+    }
     rc = oscar_st_write(path, e, i, meta, nmeta, r->msg);
     OSCAR_FREE(e);
     OSCAR_FREE(names);
@@ -2960,6 +2970,10 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
     r->k_clip = kc;
     r->v_clip = vc;
     r->group_size = group;
+    if (oscar_st_meta(st, "k_gain") || oscar_st_meta(st, "v_gain")) {
+        if ((rc = oscar__meta_int(st, "k_gain", 0, 1, &r->k_gain, r->msg)) != OSCAR_OK) goto fail;
+        if ((rc = oscar__meta_int(st, "v_gain", 0, 1, &r->v_gain, r->msg)) != OSCAR_OK) goto fail;
+    }
     snprintf(r->model, sizeof r->model, "%s", oscar_st_meta(st, "model") ? oscar_st_meta(st, "model") : "");
     snprintf(r->calibration, sizeof r->calibration, "%s", oscar_st_meta(st, "calibration") ? oscar_st_meta(st, "calibration") : "");
     for (l = 0; l < L; l++)

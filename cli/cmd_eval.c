@@ -256,7 +256,7 @@ static void ev_calib_desc(char *out, size_t size, const char *text, int64_t n, i
 
 typedef struct ev_calib_args {
     const char *model, *text, *out;
-    int tokens, window, threads, progress, per_head, comp, group, dtype;
+    int tokens, window, threads, progress, per_head, comp, group, dtype, k_gain, v_gain;
     float kc, vc;
 } ev_calib_args;
 
@@ -276,6 +276,8 @@ static int ev_calib_parse(const char *cmd, int argc, char **argv, ev_calib_args 
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         else if (!strcmp(o, "--per-head")) a->per_head = 1;
         else if (!strcmp(o, "--progress")) a->progress = 1;
+        else if (!strcmp(o, "--k-gain")) a->k_gain = 1;
+        else if (!strcmp(o, "--v-gain")) a->v_gain = 1;
         else if (!(v = cli_value(cmd, argc, argv, &i))) return -1;
         else if (!strcmp(o, "-m") || !strcmp(o, "--model")) a->model = v;
         else if (!strcmp(o, "-f") || !strcmp(o, "--file")) a->text = v;
@@ -344,6 +346,7 @@ static void ev_calibrate_usage(FILE *f) {
             "  --composition C   r_h_pbr (default), hadamard, identity, plain\n"
             "  --k-clip X        clip ratio stored for keys (default 0.96; <= 0 disables)\n"
             "  --v-clip X        clip ratio stored for values (default 0.92)\n"
+            "  --k-gain, --v-gain  store that caches built from the file use the gain encoder on K (V) rows\n"
             "  --group N         INT2 group size stored in the file (default min(128, head dim))\n"
             "  -t, --threads N   threads (default: all cores)\n"
             "  --progress        progress lines on stderr even when it is not a terminal\n"
@@ -381,6 +384,8 @@ int oscar_cli_calibrate(int argc, char **argv) {
     }
     rot.k_clip = a.kc;
     rot.v_clip = a.vc;
+    rot.k_gain = a.k_gain;
+    rot.v_gain = a.v_gain;
     rot.group_size = a.group ? a.group : (m.head_dim < 128 ? m.head_dim : 128);
     snprintf(rot.model, sizeof rot.model, "%s", ev_base(a.model));
     ev_calib_desc(rot.calibration, sizeof rot.calibration, a.text, n, a.window);
@@ -569,8 +574,8 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
         if (E->modes[i] == KVM_HADAMARD || E->modes[i] == KVM_OSCAR || E->modes[i] == KVM_OSCAR_C || E->modes[i] == KVM_OSCAR_CR) {
             if (E->k_clip != 0) cfg.kv.k_clip = E->k_clip < 0 ? -1.0f : E->k_clip;
             if (E->v_clip != 0) cfg.kv.v_clip = E->v_clip < 0 ? -1.0f : E->v_clip;
-            cfg.kv.k_gain = E->k_gain;
-            cfg.kv.v_gain = E->v_gain;
+            if (E->k_gain) cfg.kv.k_gain = 1; /* else the rotation file's (oscar modes) */
+            if (E->v_gain) cfg.kv.v_gain = 1;
         }
         if (E->v_group > 0) cfg.kv.v_group_size = E->v_group;
         if (llm_ctx_init(&E->ctx[i], E->m, &cfg)) {
@@ -578,6 +583,14 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
             return -1;
         }
     }
+    return 0;
+}
+
+/* --prefill cache|bf16 -> E->bf16_prefill; 0 or prints the error */
+static int ev_parse_prefill(const char *cmd, const char *v, ev_modes *E) {
+    if (!strcmp(v, "cache")) E->bf16_prefill = 0;
+    else if (!strcmp(v, "bf16")) E->bf16_prefill = 1;
+    else return fprintf(stderr, "oscar %s: --prefill takes cache or bf16, not '%s'\n", cmd, v), -1;
     return 0;
 }
 
@@ -1079,14 +1092,7 @@ int oscar_cli_niah(int argc, char **argv) {
         else if (!strcmp(o, "-f") || !strcmp(o, "--file")) file = v;
         else if (!strcmp(o, "--kv")) list = v;
         else if (!strcmp(o, "--rot")) rotfile = v;
-        else if (!strcmp(o, "--prefill")) {
-            if (!strcmp(v, "cache")) E.bf16_prefill = 0;
-            else if (!strcmp(v, "bf16")) E.bf16_prefill = 1;
-            else {
-                fprintf(stderr, "oscar niah: --prefill takes cache or bf16, not '%s'\n", v);
-                return 2;
-            }
-        }
+        else if (!strcmp(o, "--prefill")) { if (ev_parse_prefill("niah", v, &E)) return 2; }
         else if (!strcmp(o, "--lengths")) { if ((nl = ev_int_list("niah", o, v, lengths, 16, 128, 1 << 20)) < 1) return 2; }
         else if (!strcmp(o, "--depths")) { if ((nd = ev_int_list("niah", o, v, depths, 16, 0, 100)) < 1) return 2; }
         else if (!strcmp(o, "--trials")) { if (!cli_parse_int("niah", o, v, 1, 1000, &trials)) return 2; }
@@ -1363,6 +1369,9 @@ static void ev_longdoc_usage(FILE *f) {
             "  -q, --question Q   the question (default: \"In which city does this scene take place?\")\n"
             "  --tokens N         passage length in tokens (default 3000)\n"
             "  -n N               answer tokens at most (default 48)\n"
+            "  --prefill WHERE    cache (default): the passage attends through each cache as decode would;\n"
+            "                     bf16: it attends at full precision over its bf16 K/V rows while they go\n"
+            "                     into the cache (a serving engine's prefill), and the answer reads the cache\n"
             "  -t, --threads N    threads (default: all cores)\n");
 }
 
@@ -1384,6 +1393,7 @@ int oscar_cli_longdoc(int argc, char **argv) {
         else if (!strcmp(o, "-f") || !strcmp(o, "--file")) file = v;
         else if (!strcmp(o, "--kv")) list = v;
         else if (!strcmp(o, "--rot")) rotfile = v;
+        else if (!strcmp(o, "--prefill")) { if (ev_parse_prefill("longdoc", v, &E)) return 2; }
         else if (!strcmp(o, "-q") || !strcmp(o, "--question")) question = v;
         else if (!strcmp(o, "--tokens")) { if (!cli_parse_int("longdoc", o, v, 16, 1 << 20, &tokens)) return 2; }
         else if (!strcmp(o, "-n")) { if (!cli_parse_int("longdoc", o, v, 1, 4096, &max_new)) return 2; }

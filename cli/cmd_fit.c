@@ -221,6 +221,7 @@ static void fit_usage(FILE *f) {
             "  --per-head        one rotation per KV head instead of one per layer\n"
             "  --k-clip X        clip ratio stored for keys (default 0.96; <= 0 disables)\n"
             "  --v-clip X        clip ratio stored for values (default 0.92)\n"
+            "  --k-gain, --v-gain  store that caches built from the file use the gain encoder on K (V) rows\n"
             "  --group N         INT2 group size stored in the file (default min(128, d))\n"
             "  --model NAME      free-form model name for the metadata\n"
             "  --calibration T   free-form description of the calibration data\n"
@@ -233,7 +234,7 @@ static void fit_usage(FILE *f) {
 
 int oscar_cli_fit(int argc, char **argv) {
     const char *in = NULL, *outp = NULL, *model = "", *calib = NULL;
-    int comp = OSCAR_COMP_R_H_PBR, per_head = 0, group = 0, threads = cli_threads(), i, L = 0, rc, rope_window = 0;
+    int comp = OSCAR_COMP_R_H_PBR, per_head = 0, group = 0, k_gain = 0, v_gain = 0, threads = cli_threads(), i, L = 0, rc, rope_window = 0;
     float kc = 0.96f, vc = 0.92f, rope_base = 0.0f;
     oscar_st st;
     oscar_rotations rot;
@@ -244,6 +245,8 @@ int oscar_cli_fit(int argc, char **argv) {
         const char *a = argv[i], *v;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fit_usage(stdout); return 0; }
         else if (!strcmp(a, "--per-head")) per_head = 1;
+        else if (!strcmp(a, "--k-gain")) k_gain = 1;
+        else if (!strcmp(a, "--v-gain")) v_gain = 1;
         else if (!strcmp(a, "--qkv")) { if (!(in = cli_value("fit", argc, argv, &i))) return 2; }
         else if (!strcmp(a, "-o") || !strcmp(a, "--output")) { if (!(outp = cli_value("fit", argc, argv, &i))) return 2; }
         else if (!strcmp(a, "--model")) { if (!(model = cli_value("fit", argc, argv, &i))) return 2; }
@@ -325,6 +328,8 @@ int oscar_cli_fit(int argc, char **argv) {
     }
     rot.k_clip = kc;
     rot.v_clip = vc;
+    rot.k_gain = k_gain;
+    rot.v_gain = v_gain;
     rot.group_size = group ? group : (ctx.d < 128 ? ctx.d : 128);
     snprintf(rot.model, sizeof rot.model, "%s", model);
     if (calib) snprintf(rot.calibration, sizeof rot.calibration, "%s", calib);
@@ -371,6 +376,7 @@ int oscar_cli_info(int argc, char **argv) {
     printf("kv heads      %d (%s)\n", r.n_kv_heads, r.per_head ? "one rotation per KV head" : "one rotation per layer");
     printf("composition   %s\n", oscar_composition_name(r.composition));
     printf("clips         K %.4g, V %.4g\n", r.k_clip, r.v_clip);
+    if (r.k_gain || r.v_gain) printf("gain encoder  %s%s%s (OSCAR_INT2_GAIN)\n", r.k_gain ? "K" : "", r.k_gain && r.v_gain ? " and " : "", r.v_gain ? "V" : "");
     printf("group size    %d (%.3g bits per element in the INT2 region)\n", r.group_size, 2.0 + 32.0 / r.group_size);
     printf("model         %s\n", r.model[0] ? r.model : "-");
     printf("calibration   %s\n", r.calibration[0] ? r.calibration : "-");

@@ -195,6 +195,7 @@ static void cm__run_help(FILE *o) {
             "  --v-group N         V's INT2 group size if it differs from K's (CPU cache only)\n"
             "  --k-clip X          key clip ratio (default 0.96, or the rotation file's; < 0 disables)\n"
             "  --v-clip X          value clip ratio (default 0.92, or the rotation file's; < 0 disables)\n"
+            "  --k-gain, --v-gain  gain encoder for K (V) history rows (OSCAR_INT2_GAIN; default: the rotation file's)\n"
             "  --temp X            sampling temperature (default 0: greedy)\n"
             "  --top-p X           nucleus sampling mass (default 0.9)\n"
             "  --seed N            sampling seed (default 1)\n"
@@ -437,6 +438,8 @@ int oscar_cli_run(int argc, char **argv) {
         else if (!strcmp(a, "--page")) { CM_VAL(); if (cm__int(argv[0], a, v, 1, 1 << 16, &page)) return 2; }
         else if (!strcmp(a, "--group")) { CM_VAL(); if (cm__int(argv[0], a, v, 1, 1 << 16, &group)) return 2; }
         else if (!strcmp(a, "--v-group")) { CM_VAL(); if (cm__int(argv[0], a, v, 1, 1 << 16, &v_group)) return 2; }
+        else if (!strcmp(a, "--k-gain")) cfg.kv.k_gain = 1;
+        else if (!strcmp(a, "--v-gain")) cfg.kv.v_gain = 1;
         else if (!strcmp(a, "--k-clip")) { CM_VAL(); if (cm__float(argv[0], a, v, &k_clip)) return 2; have_kc = 1; }
         else if (!strcmp(a, "--v-clip")) { CM_VAL(); if (cm__float(argv[0], a, v, &v_clip)) return 2; have_vc = 1; }
         else if (!strcmp(a, "--temp")) { CM_VAL(); if (cm__float(argv[0], a, v, &temp)) return 2; }
@@ -532,6 +535,8 @@ int oscar_cli_run(int argc, char **argv) {
         cfg.kv.rot = &rot;
         cfg.kv.k_clip = rot.k_clip > 0 ? rot.k_clip : -1.0f;
         cfg.kv.v_clip = rot.v_clip > 0 ? rot.v_clip : -1.0f;
+        if (rot.k_gain) cfg.kv.k_gain = 1;
+        if (rot.v_gain) cfg.kv.v_gain = 1;
         if (!group && rot.group_size > 0) cfg.kv.group_size = rot.group_size;
     }
     if (have_kc) cfg.kv.k_clip = k_clip <= 0 ? -1.0f : k_clip;

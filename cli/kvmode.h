@@ -43,6 +43,7 @@ static int kvm_config(llm_ctx_config *cfg, int mode, const oscar_rotations *had,
     kv->rot = NULL;
     kv->center = 0;
     kv->k_clip = kv->v_clip = 0.0f;
+    kv->k_gain = kv->v_gain = 0;
     if (mode == KVM_NAIVE || mode == KVM_KIVI2) kv->k_clip = kv->v_clip = -1.0f;
     if (mode == KVM_KIVI2) kv->page_size = 128;
     if (mode == KVM_HADAMARD) {
@@ -59,6 +60,8 @@ static int kvm_config(llm_ctx_config *cfg, int mode, const oscar_rotations *had,
         kv->rot = fitted;
         kv->k_clip = fitted->k_clip > 0 ? fitted->k_clip : -1.0f;
         kv->v_clip = fitted->v_clip > 0 ? fitted->v_clip : -1.0f;
+        kv->k_gain = fitted->k_gain;
+        kv->v_gain = fitted->v_gain;
         if (!kv->group_size && fitted->group_size > 0) kv->group_size = fitted->group_size;
     }
     return 0;

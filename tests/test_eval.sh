@@ -12,7 +12,9 @@
 #     score term it adds back is right for the model's own RoPE); with an INT2 history it runs and
 #     differs from oscar-c at the same bits
 #  8. `niah --part K/N` and `--from N` run the very needles of the whole run (hits add up, same numbers)
-#  9. `--k-gain` / `--v-gain` (OSCAR_INT2_GAIN): recorded in the JSON, change the INT2 result, not bf16's
+#  9. `--k-gain` / `--v-gain` (OSCAR_INT2_GAIN): recorded in the JSON, change the INT2 result, not bf16's;
+#     a rotation file made with `calibrate --k-gain` carries it (and its clips) to the cache
+# 10. `longdoc --prefill bf16` (make demo's command)
 set -e
 OSCAR=$1
 MODEL=$2
@@ -159,6 +161,24 @@ k = [x["oscar"]["kld"] for x in m]
 assert all(v > 0 for v in k) and k[0] != k[1] and k[0] != k[2] and k[1] != k[2], k
 print("  KLD oscar: plain %.4f, K gain %.4f, V gain %.4f" % tuple(k))
 EOF
+# a rotation file made with --k-gain (and its clips) gives the cache the flags give
+"$OSCAR" calibrate -m "$MODEL" -f "$TEXT" -c 96 --window 48 --k-clip 0.9 --v-clip 0.88 --k-gain -t 2 -o "$T/rotg.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$OSCAR" info "$T/rotg.st" | grep -q "gain encoder  K (OSCAR_INT2_GAIN)" && ok "calibrate --k-gain: the file records the gain encoder" || bad "info: gain encoder"
+"$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 0 --kv bf16,oscar-cr --rot "$T/rotg.st" -t 2 --json >"$T/kf.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 0 --kv bf16,oscar-cr --rot "$T/rot.st" --k-clip 0.9 --v-clip 0.88 --k-gain -t 2 --json >"$T/kg.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$PY" - "$T/kf.json" "$T/kg.json" <<'EOF' && ok "ppl: the gain file's cache == --k-clip/--v-clip/--k-gain on the plain file" || bad "gain file"
+import json, sys
+a, b = [json.load(open(f))["contexts"][0]["modes"] for f in sys.argv[1:]]
+assert a == b and a[1]["kld"] > 0, (a, b)
+EOF
+
+# 10. longdoc (make demo): --prefill bf16 leaves bf16's answer as the cache prefill gives it, and the
+#     oscar-cr cache (gain file) answers after it
+for pf in cache bf16; do
+  "$OSCAR" longdoc -m "$MODEL" -f "$TEXT" --tokens 120 -n 6 --kv bf16,oscar-cr --rot "$T/rotg.st" --prefill $pf -t 2 >"$T/ld_$pf.txt" 2>"$T/log" || { cat "$T/log"; exit 1; }
+done
+a=$(grep "^  bf16 .* A:" "$T/ld_cache.txt"); b=$(grep "^  bf16 .* A:" "$T/ld_bf16.txt")
+[ -n "$a" ] && [ "$a" = "$b" ] && grep -q "^  oscar-cr .* A:" "$T/ld_bf16.txt" && ok "longdoc --prefill bf16: bf16's answer unchanged, oscar-cr answers" || { cat "$T/ld_cache.txt" "$T/ld_bf16.txt"; bad "longdoc --prefill"; }
 
 echo "test_eval: $pass passed, $fail failed"
 [ "$fail" = 0 ]

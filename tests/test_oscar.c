@@ -1290,6 +1290,7 @@ static void test_rotation_files(void) {
         fill_normal(r.v_eval, (size_t)L * nh * d, 1.0);
         r.composition = OSCAR_COMP_R_H_PBR;
         r.k_clip = 0.95f;
+        r.k_gain = ph; /* written only when set */
         r.group_size = 8;
         snprintf(r.model, sizeof r.model, "test-model");
         snprintf(r.calibration, sizeof r.calibration, "random, 0 tokens");
@@ -1297,6 +1298,7 @@ static void test_rotation_files(void) {
         CHECK(oscar_rotations_load(&back, tmp_path("rot.safetensors")) == OSCAR_OK, "%s", back.msg);
         CHECK(back.n_layers == L && back.head_dim == d && back.n_kv_heads == Hkv && back.per_head == ph && back.group_size == 8, "shape metadata");
         CHECK(back.k_clip == 0.95f && back.v_clip == 0.92f && back.composition == OSCAR_COMP_R_H_PBR, "clip metadata");
+        CHECK(back.k_gain == ph && back.v_gain == 0, "gain metadata: %d %d", back.k_gain, back.v_gain);
         CHECK(!strcmp(back.model, "test-model") && !strcmp(back.calibration, "random, 0 tokens"), "free-form metadata");
         CHECK(!memcmp(back.k_rot, r.k_rot, sizeof(float) * L * nh * d * d) && !memcmp(back.v_eval, r.v_eval, sizeof(float) * L * nh * d), "data");
         oscar_rotations_free(&back);
@@ -1346,6 +1348,23 @@ static void test_rotation_files(void) {
         CHECK(oscar_rotations_load(&back, tmp_path("r.safetensors")) == OSCAR_ERR_DTYPE && strstr(back.msg, "F32"), "%s", back.msg);
         oscar_st_write(tmp_path("r.safetensors"), e, 3, meta, 10, NULL);
         CHECK(oscar_rotations_load(&back, tmp_path("r.safetensors")) == OSCAR_ERR_FORMAT && strstr(back.msg, "tensors"), "%s", back.msg);
+        {   /* the optional gain metadata: both keys, 0 or 1 */
+            const char *mg[24];
+            memcpy(mg, meta, sizeof(meta));
+            e[2].dtype = OSCAR_F32;
+            e[2].data = R;
+            mg[20] = "k_gain"; mg[21] = "1"; mg[22] = "v_gain"; mg[23] = "0";
+            oscar_st_write(tmp_path("r.safetensors"), e, 4, mg, 12, NULL);
+            CHECK(oscar_rotations_load(&back, tmp_path("r.safetensors")) == OSCAR_OK && back.k_gain == 1 && back.v_gain == 0, "gain metadata: %s", back.msg);
+            oscar_rotations_free(&back);
+            mg[23] = "2";
+            oscar_st_write(tmp_path("r.safetensors"), e, 4, mg, 12, NULL);
+            CHECK(oscar_rotations_load(&back, tmp_path("r.safetensors")) == OSCAR_ERR_FORMAT && strstr(back.msg, "v_gain"), "v_gain 2: %s", back.msg);
+            oscar_st_write(tmp_path("r.safetensors"), e, 4, mg, 11, NULL);
+            CHECK(oscar_rotations_load(&back, tmp_path("r.safetensors")) == OSCAR_ERR_FORMAT && strstr(back.msg, "v_gain"), "k_gain without v_gain: %s", back.msg);
+            e[2].dtype = OSCAR_F16;
+            e[2].data = Rh;
+        }
         meta[7] = "two";
         oscar_st_write(tmp_path("r.safetensors"), e, 4, meta, 10, NULL);
         CHECK(oscar_rotations_load(&back, tmp_path("r.safetensors")) == OSCAR_ERR_FORMAT && strstr(back.msg, "num_layers"), "%s", back.msg);

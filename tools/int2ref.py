@@ -11,8 +11,8 @@ def load(f):
         a,b=v['data_offsets']; out[k]=np.frombuffer(raw[base+a:base+b],dtype=np.float32).reshape(v['shape'])
     return out
 def f16(x): return x.astype(np.float16).astype(np.float32)
-def quant(x,c):  # rows of 64, one group
-    d=x.shape[-1]
+def quant(x,c,gain=False):  # rows of 64, one group; gain: OSCAR_INT2_GAIN (oscar.h)
+    d=x.shape[-1]; x0=x
     if c>0:
         a=np.sort(np.abs(x),axis=-1); idx=min(int(np.floor(np.float32(c)*d)),d-1); thr=a[...,idx:idx+1]
         x=np.clip(x,-thr,thr)
@@ -20,6 +20,11 @@ def quant(x,c):  # rows of 64, one group
     s=f16((mx-mn)/np.float32(3)); m=f16(mn)
     with np.errstate(divide='ignore',invalid='ignore'):
         q=np.clip(np.floor((x-m)/s+0.5),0,3); q=np.where(s==0,0,q)
+    if gain:  # (scale, min) times sum x^2 / sum x.x^ over the unclipped row, kept in [1/2, 2]
+        xx=(x0.astype(np.float64)**2).sum(-1,keepdims=True); xh=(x0.astype(np.float64)*(m+q*s)).sum(-1,keepdims=True)
+        with np.errstate(divide='ignore',invalid='ignore'):
+            g=np.where((xh>0)&(xx>0),np.clip(xx/xh,0.5,2.0),1.0)
+        s=f16((s*g).astype(np.float32)); m=f16((m*g).astype(np.float32))
     return m+q*s
 
 def hadamard(d):  # SPEC section 3: H_2n = [[H_n, H_n], [H_n, -H_n]] / sqrt(2), float32
