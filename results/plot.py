@@ -6,8 +6,9 @@ wrote into results/ (standard library only: the SVG is written by hand).
 
 Left: mean KL divergence against the bf16 cache per context length (log scale). Middle: perplexity
 relative to bf16. Right: needle-in-a-haystack exact-match rate per length. Every `ppl*.json` file
-is read (runs at the SPEC's clips); runs of the same mode and context (different windows) are
-pooled, weighted by their scored predictions. `clips*.json` (other clips on the evaluation text)
+is read (runs at the SPEC's clips), and the runs of EXTRA (other configurations) are drawn beside
+them; runs of the same mode and context (different windows) are pooled, weighted by their scored
+predictions. `clips*.json` (other clips on the evaluation text)
 and `heldout/*.json` (runs on the calibration book) are printed as their own tables."""
 import glob
 import json
@@ -16,15 +17,23 @@ import os
 import sys
 
 HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
-COLORS = {"bf16": "#444444", "int2-naive": "#d62728", "int2-hadamard": "#ff7f0e", "oscar": "#1f77b4", "kivi2": "#2ca02c", "oscar-c": "#9467bd"}
-ORDER = ["bf16", "int2-naive", "int2-hadamard", "kivi2", "oscar", "oscar-c"]
+COLORS = {"bf16": "#444444", "int2-naive": "#d62728", "int2-hadamard": "#ff7f0e", "oscar": "#1f77b4", "kivi2": "#2ca02c", "oscar-c": "#9467bd",
+          "oscar-cr+gain": "#17becf"}
+ORDER = ["bf16", "int2-naive", "int2-hadamard", "kivi2", "oscar", "oscar-c", "oscar-cr+gain"]
+# runs of other configurations drawn beside the SPEC-clip runs: file, mode in it, name in the plot
+EXTRA = [("gain/ppl_ts.json", "oscar-cr", "oscar-cr+gain")]  # rotations/smollm2-135m-instruct-gain88.safetensors
 
 
-def pooled_ppl(files):
-    """{ctx: {mode: {"nll","kld","top1","n"}}}, bf16 included from every run (weighted)"""
+def pooled_ppl(files, rename=None):
+    """{ctx: {mode: {"nll","kld","top1","n"}}}, bf16 included from every run (weighted); rename: {file:
+    (mode, new name)}: only that mode (and bf16) of that file, under the new name"""
     out, seen = {}, set()
     for f in files:
         d = json.load(open(f))
+        if rename and f in rename:
+            keep, new = rename[f]
+            for c in d["contexts"]:
+                c["modes"] = [dict(m, mode=new) if m["mode"] == keep else m for m in c["modes"] if m["mode"] in ("bf16", keep)]
         for c in d["contexts"]:
             n = c["scored"]
             if not c.get("complete", True):  # read from a run that had not reached the context yet
@@ -102,7 +111,8 @@ def vs_bf16(d):
 
 
 def main():
-    ppl = pooled_ppl(sorted(glob.glob(os.path.join(HERE, "ppl*.json"))))
+    extra = {os.path.join(HERE, f): (m, n) for f, m, n in EXTRA if os.path.exists(os.path.join(HERE, f))}
+    ppl = pooled_ppl(sorted(glob.glob(os.path.join(HERE, "ppl*.json"))) + sorted(extra), extra)
     niah_files = sorted(glob.glob(os.path.join(HERE, "niah*.json")))
     ctxs = sorted(ppl)
     modes = [m for m in ORDER if any(m in ppl[c] for c in ctxs)]
@@ -171,7 +181,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     for c in ctxs:
         for m in modes:
-            if m not in ppl[c]:
+            if m not in ppl[c] or m in [e[2] for e in EXTRA]:  # the table is the SPEC-clip runs'
                 continue
             a, b = ppl[c][m], bits.get((c, m), (0, 0, 0))
             print("| %d | %s | %.3f | %+.2f%% | %.5f | %.2f%% | %.2f | %s | %d |" % (
