@@ -98,6 +98,17 @@
      the INT2 rows see only the keys' spread around their moving mean (on SmolLM2-135M the keys'
      INT2 score error at positions 4096-8191 fell 3.4x against the fixed mean: RESULTS.md).
 
+   THE GAIN ENCODER (cfg.k_gain / v_gain, OSCAR_INT2_GAIN; an extension of the SPEC, CPU cache only)
+     A clip, and 2-bit rounding toward the middle of a group, shorten a row along its own
+     direction, so a query that aligns with a key sees it scaled down. The gain encoder keeps the
+     SPEC's codes and multiplies the group's stored (scale, min) by sum x^2 / sum x . x^, so the
+     dequantised row keeps its projection onto the original; the layout and the decoder are the
+     SPEC's, so any reader (the GPU decode kernels included) reads such rows unchanged. A rotation
+     file can ask for it (metadata k_gain / v_gain). On SmolLM2-135M, K clip 0.88 with the gain
+     kept each query's top keys unbiased where the SPEC encoder at that clip lowered them by 0.39
+     logits, and brought the 8K perplexity within 3.8 % of BF16 with BF16's 8K needle hits
+     (RESULTS.md, "The gain encoder").
+
    THREAD SAFETY
      No global state. Distinct objects may be used from distinct threads at the same time. One
      object (a cache, a calibration accumulator) must not be used from two threads at once
