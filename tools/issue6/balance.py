@@ -7,13 +7,14 @@
 # (sum s^2 kappa)(sum lambda / s^2)). Per layer of an 8,192 x 2 dump: fit on window 1, the relative K score
 # error trace(Sq Se) / trace(Sq Ck) on window 2 at positions 4096-8191 and 1024-4095, U.H vs U.diag(s).H.
 # SmolLM2-135M geometry (d 64, 3 KV heads, RoPE base 100000, HF half-split pairs). Needs numpy.
-# usage: balance.py DUMP [clip (0.96)] [alpha (0.5)]
+# usage: balance.py DUMP [clip (0.96)] [alpha (0.5)] [gain: 1 for OSCAR_INT2_GAIN (0)]
 import os, sys, numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 from int2ref import load, quant, hadamard, rope_funcs  # noqa: E402
 D = load(sys.argv[1])
 clip = float(sys.argv[2]) if len(sys.argv) > 2 else 0.96
 alpha = float(sys.argv[3]) if len(sys.argv) > 3 else 0.5
+gain = len(sys.argv) > 4 and sys.argv[4] == '1'
 d, base, W = 64, 100000.0, 8192
 n = D['layers.0.k'].shape[0]
 rope, unrope = rope_funcs(n, W, d, base)
@@ -35,7 +36,7 @@ for l in range(30):
             for j in range(3):
                 qs = q[ev, 3 * j:3 * j + 3, :].reshape(-1, d).astype(np.float64)
                 x = (kcs[j][ev].astype(np.float64) @ Kt).astype(np.float32)
-                err = (x - quant(x, clip)).astype(np.float64)
+                err = (x - quant(x, clip, gain)).astype(np.float64)
                 qq = qs @ Qt
                 num += np.trace((qq.T @ qq / len(qq)) @ (err.T @ err)) / len(err)
                 k0 = k[ev, j, :].astype(np.float64); k0 -= k0.mean(0)
