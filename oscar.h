@@ -106,8 +106,8 @@
      SPEC's, so any reader (the GPU decode kernels included) reads such rows unchanged. A rotation
      file can ask for it (metadata k_gain / v_gain). On SmolLM2-135M, K clip 0.88 with the gain
      kept each query's top keys unbiased where the SPEC encoder at that clip lowered them by 0.39
-     logits, and brought the 8K perplexity within 3.8 % of BF16 with BF16's 8K needle hits
-     (RESULTS.md, "The gain encoder").
+     logits; with OSCAR_CENTER_ROPE it brought the 8K perplexity within 3.8 % of BF16 and found
+     the same 8K needles as BF16 (RESULTS.md, "The gain encoder").
 
    THREAD SAFETY
      No global state. Distinct objects may be used from distinct threads at the same time. One

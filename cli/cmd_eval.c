@@ -586,6 +586,11 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
     return 0;
 }
 
+/* niah's needle of index idx (length, depth, trial order) runs in this process (--part K/N, --from N) */
+static int ev_niah_selected(int idx, int part_k, int part_n, int from) {
+    return idx % part_n == part_k && idx >= from;
+}
+
 /* --prefill cache|bf16 -> E->bf16_prefill; 0 or prints the error */
 static int ev_parse_prefill(const char *cmd, const char *v, ev_modes *E) {
     if (!strcmp(v, "cache")) E->bf16_prefill = 0;
@@ -1133,7 +1138,11 @@ int oscar_cli_niah(int argc, char **argv) {
             fprintf(stderr, "oscar niah: %s has %d tokens, fewer than the length %d\n", file, n_fill, lengths[li]);
             goto done;
         }
-        for (di = 0; di < nd * trials; di++) total += (li * nd * trials + di) % part_n == part_k && li * nd * trials + di >= from ? lengths[li] : 0;
+        for (di = 0; di < nd * trials; di++) total += ev_niah_selected(li * nd * trials + di, part_k, part_n, from) ? lengths[li] : 0;
+    }
+    if (!total) {
+        fprintf(stderr, "oscar niah: --part %d/%d and --from %d leave none of the %d needles to run\n", part_k, part_n, from, nl * nd * trials);
+        goto done;
     }
     if (ev_modes_setup(&E, "niah", &m, list, rotfile)) goto done;
     E.sink = sink; /* -1: the cache's defaults (SPEC: 64 and 256) */
@@ -1167,7 +1176,7 @@ int oscar_cli_niah(int argc, char **argv) {
                 uint64_t h;
                 int value, n_head, n_tail, n_hay, at, off;
                 char needle[96], question[256], val[16];
-                if (((li * nd + di) * trials + tr) % part_n != part_k || (li * nd + di) * trials + tr < from) continue; /* another part's needle */
+                if (!ev_niah_selected((li * nd + di) * trials + tr, part_k, part_n, from)) continue; /* another part's, or before --from */
                 h = 0x9E3779B97F4A7C15ULL * (uint64_t)(seed * 1000003 + li * 7919 + di * 104729 + tr * 15485863 + 1);
                 h ^= h >> 31;
                 h *= 0xBF58476D1CE4E5B9ULL;

@@ -147,6 +147,9 @@ hw = w["modes"][0]["hits"]; ha = a["modes"][0]["hits"]; hb = b["modes"][0]["hits
 assert all(hw[i][j] == ha[i][j] + hb[i][j] for i in range(2) for j in range(2)), (hw, ha, hb)
 EOF
 
+if "$OSCAR" niah -m "$MODEL" -f "$TEXT" --kv bf16 --lengths 144,160 --depths 20,80 --from 4 -t 2 >/dev/null 2>"$T/log"; then bad "niah --from past the last needle runs"
+else grep -q "leave none of the 4 needles" "$T/log" && ok "niah --from past the last needle: refused by name" || { cat "$T/log"; bad "niah --from message"; }; fi
+
 # 9. the gain encoder: recorded, changes oscar's result (K and V alike), leaves bf16 alone
 for g in "" --k-gain --v-gain; do
   "$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 0 --kv bf16,oscar --rot "$T/rot.st" $g -t 2 --json >"$T/k$g.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
