@@ -37,14 +37,16 @@
      >>jacobi     oscar_jacobi_eig                 symmetric eigensolver, double precision
      >>calib      oscar_calib_init/_add_q/_add_kv/_targets/_means/_free   statistics of SPEC section 2
      >>fit        oscar_rotation_fit, oscar_rotation_orth_error, oscar_composition_name/_parse,
-                  oscar_rotate_rows, oscar_rotation_q14 + oscar_rotate_row_q14 (the cache's rows)
-     >>rot        oscar_rotations_alloc/_alloc_means/_alloc_rope_mean/_free/_save/_load/_set_fixed/
+                  oscar_rotate_rows, oscar_rotation_q14 + oscar_rotate_row_q14 (the cache's rows),
+                  oscar_rotation_eigvecs, oscar_balance_fit, oscar_balance_matrices (THE K BALANCE)
+     >>rot        oscar_rotations_alloc/_alloc_means/_alloc_rope_mean/_alloc_balance/_free/_save/_load/_set_fixed/
                   _is_hadamard/_k/_v
      >>int2       oscar_int2_clip_threshold, oscar_int2_quantize_row(_ex), oscar_int2_dequantize_row,
                   oscar_int2_quantize_channels, oscar_int2_dequantize_channels (KIVI-2 keys)
      >>kv         oscar_kv_config_resolve, oscar_kv_init/_free, oscar_kv_seq_create/_fork/_release/_length,
                   oscar_kv_append, oscar_kv_segments, oscar_kv_read_row, oscar_kv_memory_usage,
-                  oscar_kv_block_table, oscar_kv_page_ptr, oscar_kv_sink_ptr, oscar_kv_window_ptr
+                  oscar_kv_block_table, oscar_kv_page_ptr, oscar_kv_sink_ptr, oscar_kv_window_ptr,
+                  oscar_kv_rotation, oscar_kv_query_rotation
      >>attn       oscar_kv_attend, oscar_attend_rows (plain softmax attention over rows)
      >>safetensors oscar_st_open/_parse/_close/_find/_meta/_read_f32, oscar_st_write
 
@@ -108,6 +110,17 @@
      kept each query's top keys unbiased where the SPEC encoder at that clip lowered them by 0.39
      logits; with OSCAR_CENTER_ROPE it brought the 8K perplexity within 3.8 % of BF16 and found
      the same 8K needles as BF16 (RESULTS.md, "The gain encoder").
+
+   THE K BALANCE (cfg.k_balance, rotations with k_balance; an extension of the SPEC, CPU cache only)
+     The fitted rotation spreads a key row's INT2 error evenly over the directions, but a query
+     weighs the directions by its own covariance Sq = U diag(lambda) U^T, while the keys' spread
+     kappa_i along U_i is another matter. With a balance s (one value per column of U, in (0, 1]),
+     K rows are stored as k . A, A = U diag(s) U^T R, and queries turned by U diag(1/s) U^T R: each
+     score is unchanged in exact arithmetic, the error along U_i is scaled by s_i, and
+     s_i ~ (lambda_i / kappa_i)^(1/4) (oscar_balance_fit) minimises the expected score error of an
+     encoder whose error grows with the row's energy. It composes with centering (kappa is measured
+     on the rows as the cache stores them) and with the gain encoder. V rows are unchanged. A
+     rotation file carries it as tensors layers.{i}.k.balance (`oscar calibrate --k-balance`).
 
    THREAD SAFETY
      No global state. Distinct objects may be used from distinct threads at the same time. One
@@ -253,6 +266,24 @@ OSCAR_API int oscar_composition_parse(const char *name); /* -1 if unknown */
 /* R: [d][d] fp32, evals: [d] eigenvalues in the order of U's columns (may be NULL),
    S: [d][d] target (may be NULL for hadamard/identity). */
 OSCAR_API int oscar_rotation_fit(float *R, float *evals, const double *S, int d, int comp);
+/* U: [d][d] (eigenvectors in the columns, double) <- R of a fitted composition (r_h_pbr: R = U H P, P
+   rebuilt from evals ranked descending, ties by index, as SPEC section 7 says a reader can; plain: U = R).
+   OSCAR_ERR_INVALID_ARG for the data-free compositions, which have no U. */
+OSCAR_API int oscar_rotation_eigvecs(double *U, const float *R, const float *evals, int d, int comp);
+/* THE K BALANCE (an extension of the SPEC). After R's rotation the INT2 error of a K row is about
+   isotropic, but a query weighs it by its own covariance Sq = U diag(lambda) U^T. Storing K rows as
+   k . A, A = U diag(s) U^T R, and turning queries by B = U diag(1/s) U^T R keeps every score
+   (q B) . (k A) = q . k in exact arithmetic while the error is scaled by s per direction: with
+   kappa_i = U_i^T Ck U_i the stored keys' variance along U_i, s_i^2 ~ sqrt(lambda_i / kappa_i)
+   minimises the expected score error (sum_i s_i^2 kappa_i)(sum_i lambda_i / s_i^2) of a quantiser
+   whose error grows with the row's energy.
+   s: [d] <- the balance of one rotation (R, evals as fitted by oscar_rotation_fit, r_h_pbr or plain),
+   Ck: [d][d] the covariance (or second moment) of the K rows as the cache will store them, centered
+   if the cache centers. s is scaled to max 1 and kept >= 1/256 (lambda and kappa are floored at 1e-9
+   of their largest). */
+OSCAR_API int oscar_balance_fit(float *s, const float *R, const float *evals, const double *Ck, int d, int comp);
+/* A, B: [d][d] (either may be NULL) <- U diag(s) U^T R and U diag(1/s) U^T R (computed in double). */
+OSCAR_API int oscar_balance_matrices(float *A, float *B, const float *R, const float *evals, const float *s, int d, int comp);
 /* max |R^T R - I| */
 OSCAR_API double oscar_rotation_orth_error(const float *R, int d);
 /* y: [n][d] <- x: [n][d] . R (transpose != 0: . R^T). y may not alias x. */
@@ -292,6 +323,10 @@ typedef struct oscar_rotations {
     int k_gain, v_gain;       /* 1: the file's clips were chosen for the gain encoder (OSCAR_INT2_GAIN) on K / V
                                  rows (optional metadata k_gain / v_gain, "0" or "1", written when either is
                                  1; an extension), which caches built from the file should use */
+    float *k_balance;         /* [n_layers][nh][d] or NULL: the K balance s (tensor layers.{i}.k.balance, [d] or
+                                 [Hkv, d] per head, an extension; 0 < s <= 1, one value per column of U in the
+                                 order of k_eval): caches with oscar_kv_config.k_balance store K rows through
+                                 U diag(s) U^T R and turn queries by U diag(1/s) U^T R (see THE K BALANCE) */
     char msg[OSCAR_MSG_SIZE];
 } oscar_rotations;
 
@@ -302,6 +337,8 @@ OSCAR_API void oscar_rotations_free(oscar_rotations *r);
 OSCAR_API int oscar_rotations_alloc_means(oscar_rotations *r);
 /* Allocates r->k_rope_mean (zeros) if it is not there yet and sets r->rope_base (> 1, finite). */
 OSCAR_API int oscar_rotations_alloc_rope_mean(oscar_rotations *r, double rope_base);
+/* Allocates r->k_balance (all ones: no balance) if it is not there yet. */
+OSCAR_API int oscar_rotations_alloc_balance(oscar_rotations *r);
 /* Fill every layer/head with a data-free composition (hadamard or identity). */
 OSCAR_API int oscar_rotations_set_fixed(oscar_rotations *r, int comp);
 /* 1 if every K and V matrix of r is, bit for bit, the normalised Sylvester Hadamard matrix of
@@ -375,6 +412,9 @@ typedef struct oscar_kv_config {
                           less RoPE(pos) applied to the file's pre-RoPE K mean, so the position-dependent
                           part of the keys' offset goes too (see CENTERED ROWS); needs the cache's token
                           index to be the RoPE position (sequences start at position 0). */
+    int k_balance;     /* 1 (INT2 with fitted rotations carrying k_balance): K rows are stored through
+                          A = U diag(s) U^T R_k and queries turned by U diag(1/s) U^T R_k (oscar_balance_fit);
+                          scores are unchanged in exact arithmetic. An extension of the SPEC's cache, CPU only. */
 } oscar_kv_config;
 
 enum { OSCAR_CENTER_NONE = 0, OSCAR_CENTER_MEAN = 1, OSCAR_CENTER_ROPE = 2 }; /* oscar_kv_config.center */
@@ -401,7 +441,8 @@ typedef struct oscar_kv {
     int *free_list;       /* stack of free page ids */
     int n_free;
     oscar_kv_seq *seqs;   /* [max_seqs] */
-    float *k_rot, *v_rot; /* [L][nh][d][d] or NULL */
+    float *k_rot, *v_rot; /* [L][nh][d][d] or NULL (with k_balance, k_rot is A = U diag(s) U^T R_k) */
+    float *k_qrot;        /* [L][nh][d][d] (k_balance: U diag(1/s) U^T R_k) or NULL: queries are turned by k_rot */
     int16_t *k_rotq, *v_rotq; /* the same, fixed point (oscar_rotation_q14): rows are rotated with these */
     int rot_heads;        /* nh: 1 shared or Hkv */
     int wht;              /* every rotation is H: rows are rotated by oscar_wht */
@@ -452,8 +493,11 @@ OSCAR_API uint8_t *oscar_kv_page_ptr(const oscar_kv *kv, int layer, int page, in
 /* [2][S0][d] bf16 (K then V) and [2][W+P][d] bf16 ring of one (seq, layer, head) */
 OSCAR_API uint16_t *oscar_kv_sink_ptr(const oscar_kv *kv, int seq, int layer, int kv_head);
 OSCAR_API uint16_t *oscar_kv_window_ptr(const oscar_kv *kv, int seq, int layer, int kv_head);
-/* the layer's K / V rotation for a KV head (NULL when none) */
+/* the layer's K / V rotation for a KV head (NULL when none): the matrix rows are stored through */
 OSCAR_API const float *oscar_kv_rotation(const oscar_kv *kv, int layer, int kv_head, int is_v);
+/* the matrix queries are turned by before they meet the stored keys: the K rotation, or with
+   cfg.k_balance U diag(1/s) U^T R_k (NULL when the cache has no rotation) */
+OSCAR_API const float *oscar_kv_query_rotation(const oscar_kv *kv, int layer, int kv_head);
 
 /* >>attn ---- decode attention (SPEC section 6) ----
    out: [Hq][d], q: [Hq][d] (unrotated, post-RoPE). scale 0: 1/sqrt(d). Query head h reads KV
@@ -1059,6 +1103,101 @@ done:
     return rc;
 }
 
+OSCAR_DEF int oscar_rotation_eigvecs(double *U, const float *R, const float *evals, int d, int comp) {
+    int rank[OSCAR_MAX_HEAD_DIM], perm[OSCAR_MAX_HEAD_DIM], i, j;
+    double z[OSCAR_MAX_HEAD_DIM];
+    if (!U || !R) return OSCAR_ERR_NULL;
+    if (!oscar_is_pow2(d) || d > OSCAR_MAX_HEAD_DIM) return OSCAR_ERR_DIM;
+    if (comp == OSCAR_COMP_PLAIN) {
+        for (i = 0; i < d * d; i++) U[i] = R[i];
+        return OSCAR_OK;
+    }
+    if (comp != OSCAR_COMP_R_H_PBR) return OSCAR_ERR_INVALID_ARG;
+    if (!evals) return OSCAR_ERR_NULL;
+    for (i = 0; i < d; i++) { /* rank[r] = index of the r-th largest eigenvalue (ties: lower index first) */
+        int r = 0;
+        for (j = 0; j < d; j++) r += evals[j] > evals[i] || (evals[j] == evals[i] && j < i);
+        rank[r] = i;
+    }
+    for (i = 0; i < d; i++) perm[oscar_bitrev(i, d)] = rank[i];
+    for (i = 0; i < d; i++) { /* row i of U H: (U H)[i][perm[j]] = R[i][j]; then . H (H H = I) */
+        for (j = 0; j < d; j++) z[perm[j]] = R[(size_t)i * d + j];
+        oscar_wht_f64(z, d);
+        for (j = 0; j < d; j++) U[(size_t)i * d + j] = z[j];
+    }
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_balance_fit(float *s, const float *R, const float *evals, const double *Ck, int d, int comp) {
+    double *U, lam[OSCAR_MAX_HEAD_DIM], kap[OSCAR_MAX_HEAD_DIM], lmax = 0.0, kmax = 0.0, smax = 0.0;
+    int i, a, b, rc;
+    if (!s || !R || !evals || !Ck) return OSCAR_ERR_NULL;
+    if (!oscar_is_pow2(d) || d > OSCAR_MAX_HEAD_DIM) return OSCAR_ERR_DIM;
+    U = (double *)OSCAR_MALLOC(sizeof(double) * (size_t)d * d);
+    if (!U) return OSCAR_ERR_NOMEM;
+    rc = oscar_rotation_eigvecs(U, R, evals, d, comp);
+    for (i = 0; rc == OSCAR_OK && i < d; i++) { /* kappa_i = U_i^T Ck U_i */
+        double k = 0.0;
+        for (a = 0; a < d; a++) {
+            double t = 0.0;
+            for (b = 0; b < d; b++) t += Ck[(size_t)a * d + b] * U[(size_t)b * d + i];
+            k += U[(size_t)a * d + i] * t;
+        }
+        lam[i] = evals[i];
+        kap[i] = k;
+        if (!(lam[i] == lam[i]) || !(k == k) || lam[i] > 1e300 || k > 1e300) rc = OSCAR_ERR_NONFINITE;
+        if (lam[i] > lmax) lmax = lam[i];
+        if (k > kmax) kmax = k;
+    }
+    OSCAR_FREE(U);
+    if (rc != OSCAR_OK) return rc;
+    if (!(lmax > 0.0) || !(kmax > 0.0)) return OSCAR_ERR_RANGE; /* no query or key energy to balance */
+    for (i = 0; i < d; i++) {
+        const double l = lam[i] > 1e-9 * lmax ? lam[i] : 1e-9 * lmax, k = kap[i] > 1e-9 * kmax ? kap[i] : 1e-9 * kmax;
+        lam[i] = sqrt(sqrt(l / k)); /* s_i before scaling */
+        if (lam[i] > smax) smax = lam[i];
+    }
+    for (i = 0; i < d; i++) {
+        const double v = lam[i] / smax;
+        s[i] = (float)(v > 1.0 / 256 ? v : 1.0 / 256);
+    }
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_balance_matrices(float *A, float *B, const float *R, const float *evals, const float *s, int d, int comp) {
+    double *U, *M, *W;
+    int i, j, k, rc, pass;
+    if (!R || !s) return OSCAR_ERR_NULL;
+    if (!oscar_is_pow2(d) || d > OSCAR_MAX_HEAD_DIM) return OSCAR_ERR_DIM;
+    for (i = 0; i < d; i++)
+        if (!(s[i] > 0.0f && s[i] <= 1.0f)) return OSCAR_ERR_RANGE;
+    U = (double *)OSCAR_MALLOC(sizeof(double) * (size_t)d * d * 3);
+    if (!U) return OSCAR_ERR_NOMEM;
+    M = U + (size_t)d * d;
+    W = M + (size_t)d * d;
+    rc = oscar_rotation_eigvecs(U, R, evals, d, comp);
+    for (pass = 0; rc == OSCAR_OK && pass < 2; pass++) {
+        float *out = pass ? B : A;
+        if (!out) continue;
+        for (i = 0; i < d; i++) /* W = U diag(s or 1/s) */
+            for (j = 0; j < d; j++) W[(size_t)i * d + j] = pass ? U[(size_t)i * d + j] / s[j] : U[(size_t)i * d + j] * s[j];
+        for (i = 0; i < d; i++) /* M = W U^T */
+            for (j = 0; j < d; j++) {
+                double t = 0.0;
+                for (k = 0; k < d; k++) t += W[(size_t)i * d + k] * U[(size_t)j * d + k];
+                M[(size_t)i * d + j] = t;
+            }
+        for (i = 0; i < d; i++) /* out = M R */
+            for (j = 0; j < d; j++) {
+                double t = 0.0;
+                for (k = 0; k < d; k++) t += M[(size_t)i * d + k] * R[(size_t)k * d + j];
+                out[(size_t)i * d + j] = (float)t;
+            }
+    }
+    OSCAR_FREE(U);
+    return rc;
+}
+
 OSCAR_DEF double oscar_rotation_orth_error(const float *R, int d) {
     double worst = 0.0;
     int i, j, k;
@@ -1372,6 +1511,11 @@ OSCAR_DEF int oscar_kv_config_resolve(oscar_kv_config *out, const oscar_kv_confi
     if ((c.k_gain || c.v_gain) && c.mode != OSCAR_KV_INT2)
         return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: k_gain / v_gain need INT2 mode (per-token rows)");
     if (c.mode != OSCAR_KV_INT2) c.rot = NULL; /* rotations apply to OSCAR_KV_INT2 only */
+    if (c.k_balance != 0 && c.k_balance != 1) return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: k_balance (%d) must be 0 or 1", c.k_balance);
+    if (c.k_balance && (c.mode != OSCAR_KV_INT2 || !c.rot || !c.rot->k_balance))
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: k_balance needs INT2 mode and rotations with a K balance (k_balance)");
+    if (c.k_balance && c.rot->composition != OSCAR_COMP_R_H_PBR && c.rot->composition != OSCAR_COMP_PLAIN)
+        return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: k_balance needs fitted rotations (r_h_pbr or plain), not %s", oscar_composition_name(c.rot->composition));
     if (c.center < OSCAR_CENTER_NONE || c.center > OSCAR_CENTER_ROPE)
         return oscar__fail(msg, OSCAR_ERR_INVALID_ARG, "kv config: center %d is not 0 (none), 1 (calibration means) or 2 (K mean before RoPE)", c.center);
     if (c.center && (c.mode != OSCAR_KV_INT2 || !c.rot || !c.rot->k_mean || !c.rot->v_mean))
@@ -1439,6 +1583,23 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
         memcpy(kv->k_rot, r->k_rot, n * sizeof(float));
         memcpy(kv->v_rot, r->v_rot, n * sizeof(float));
         kv->wht = oscar_rotations_is_hadamard(r);
+        if (c.k_balance) { /* rows through A = U diag(s) U^T R, queries through U diag(1/s) U^T R */
+            size_t m;
+            int brc = OSCAR_OK;
+            kv->k_qrot = (float *)oscar__calloc(n, sizeof(float));
+            if (!kv->k_qrot) {
+                oscar_kv_free(kv);
+                return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for the K balance");
+            }
+            kv->wht = 0;
+            for (m = 0; m < n && brc == OSCAR_OK; m += dd)
+                brc = oscar_balance_matrices(kv->k_rot + m, kv->k_qrot + m, r->k_rot + m, r->k_eval + m / d, r->k_balance + m / d, d, r->composition);
+            if (brc != OSCAR_OK || !oscar__finite_f32(kv->k_qrot, n)) {
+                oscar_kv_free(kv);
+                return oscar__fail(kv->msg, brc == OSCAR_OK ? OSCAR_ERR_NONFINITE : brc, "kv_init: the K balance of rotation matrix %zu: %s (each s must be in (0, 1])",
+                                   m / dd - 1, oscar_result_string(brc == OSCAR_OK ? OSCAR_ERR_NONFINITE : brc));
+            }
+        }
         if (!kv->wht) {
             size_t m;
             kv->k_rotq = (int16_t *)oscar__calloc(n, sizeof(int16_t));
@@ -1542,6 +1703,7 @@ OSCAR_DEF void oscar_kv_free(oscar_kv *kv) {
     OSCAR_FREE(kv->k_rope_mean);
     OSCAR_FREE(kv->rope_step);
     OSCAR_FREE(kv->k_rotq);
+    OSCAR_FREE(kv->k_qrot);
     OSCAR_FREE(kv->v_rotq);
     OSCAR_FREE(kv->scratch);
     OSCAR_FREE(kv->flush_buf);
@@ -1551,6 +1713,7 @@ OSCAR_DEF void oscar_kv_free(oscar_kv *kv) {
     kv->refcount = kv->free_list = NULL;
     kv->k_rot = kv->v_rot = NULL;
     kv->k_rotq = kv->v_rotq = NULL;
+    kv->k_qrot = NULL;
     kv->scratch = NULL;
     kv->scratch_g = 0;
 }
@@ -1675,6 +1838,12 @@ OSCAR_DEF const float *oscar_kv_rotation(const oscar_kv *kv, int layer, int kv_h
     base = is_v ? kv->v_rot : kv->k_rot;
     if (!base) return NULL;
     return base + oscar__kv_rot_off(kv, layer, kv_head);
+}
+
+OSCAR_DEF const float *oscar_kv_query_rotation(const oscar_kv *kv, int layer, int kv_head) {
+    if (!kv || layer < 0 || layer >= kv->L || kv_head < 0 || kv_head >= kv->Hkv) return NULL;
+    if (kv->k_qrot) return kv->k_qrot + oscar__kv_rot_off(kv, layer, kv_head);
+    return oscar_kv_rotation(kv, layer, kv_head, 0);
 }
 
 static const int16_t *oscar__kv_rotq(const oscar_kv *kv, int layer, int kv_head, int is_v) {
@@ -2136,7 +2305,7 @@ OSCAR_DEF int oscar_kv_attend(oscar_kv *kv, int seq, int layer, float *out, cons
     }
     oscar_kv_segments(kv, seq, layer, &ns, &nh, NULL);
     for (j = 0; j < kv->Hkv; j++) {
-        const float *Rk = oscar_kv_rotation(kv, layer, j, 0), *Rv = oscar_kv_rotation(kv, layer, j, 1);
+        const float *Rk = oscar_kv_query_rotation(kv, layer, j), *Rv = oscar_kv_rotation(kv, layer, j, 1);
         for (g = 0; g < G; g++) {
             const float *qh = q + (size_t)(j * G + g) * d;
             if (Rk) oscar_rotate_rows(qr + (size_t)g * d, qh, Rk, 1, d, 0);
@@ -2768,7 +2937,8 @@ OSCAR_DEF void oscar_rotations_free(oscar_rotations *r) {
     OSCAR_FREE(r->k_mean);
     OSCAR_FREE(r->v_mean);
     OSCAR_FREE(r->k_rope_mean);
-    r->k_rot = r->v_rot = r->k_eval = r->v_eval = r->k_mean = r->v_mean = r->k_rope_mean = NULL;
+    OSCAR_FREE(r->k_balance);
+    r->k_rot = r->v_rot = r->k_eval = r->v_eval = r->k_mean = r->v_mean = r->k_rope_mean = r->k_balance = NULL;
     r->rope_base = 0.0;
 }
 
@@ -2786,6 +2956,18 @@ OSCAR_DEF int oscar_rotations_alloc_means(oscar_rotations *r) {
         r->k_mean = r->v_mean = NULL;
         return oscar__fail(r->msg, OSCAR_ERR_NOMEM, "rotations: out of memory for the means");
     }
+    return OSCAR_OK;
+}
+
+OSCAR_DEF int oscar_rotations_alloc_balance(oscar_rotations *r) {
+    size_t n, i;
+    if (!r) return OSCAR_ERR_NULL;
+    if (!r->k_rot) return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations: not allocated");
+    if (r->k_balance) return OSCAR_OK;
+    n = (size_t)r->n_layers * (r->per_head ? r->n_kv_heads : 1) * r->head_dim;
+    r->k_balance = (float *)oscar__calloc(n, sizeof(float));
+    if (!r->k_balance) return oscar__fail(r->msg, OSCAR_ERR_NOMEM, "rotations: out of memory for the K balance");
+    for (i = 0; i < n; i++) r->k_balance[i] = 1.0f;
     return OSCAR_OK;
 }
 
@@ -2857,8 +3039,8 @@ OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
     nh = r->per_head ? r->n_kv_heads : 1;
     dd = (size_t)r->head_dim * r->head_dim;
     nk = r->k_mean && r->v_mean ? (r->k_rope_mean ? 7 : 6) : 4; /* + k.mean, v.mean (+ k.rope_mean) */
-    e = (oscar_st_entry *)oscar__calloc((size_t)r->n_layers * nk, sizeof(*e));
-    names = (char(*)[64])oscar__calloc((size_t)r->n_layers * nk, 64);
+    e = (oscar_st_entry *)oscar__calloc((size_t)r->n_layers * (nk + 1), sizeof(*e)); /* (+ k.balance) */
+    names = (char(*)[64])oscar__calloc((size_t)r->n_layers * (nk + 1), 64);
     if (!e || !names) {
         OSCAR_FREE(e);
         OSCAR_FREE(names);
@@ -2891,6 +3073,17 @@ OSCAR_DEF int oscar_rotations_save(oscar_rotations *r, const char *path) {
             x->data = (kind == 2 ? r->k_rope_mean : (kind ? r->v_mean : r->k_mean)) + (size_t)l * r->n_kv_heads * r->head_dim;
             i++;
         }
+    for (l = 0; r->k_balance && l < r->n_layers; l++) { /* k.balance: [d] or [Hkv][d] */
+        oscar_st_entry *x = &e[i];
+        snprintf(names[i], 64, "layers.%d.k.balance", l);
+        x->name = names[i];
+        x->dtype = OSCAR_F32;
+        x->ndim = 0;
+        if (r->per_head) x->shape[x->ndim++] = nh;
+        x->shape[x->ndim++] = r->head_dim;
+        x->data = r->k_balance + (size_t)l * nh * r->head_dim;
+        i++;
+    }
     snprintf(vals[0], 32, "%d", r->head_dim);
     snprintf(vals[1], 32, "%d", r->n_layers);
     snprintf(vals[2], 32, "%d", r->n_kv_heads);
@@ -2951,7 +3144,7 @@ static int oscar__meta_float(const oscar_st *st, const char *key, float *out, ch
 }
 
 static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
-    int rc, d, L, Hkv, per_head, comp, group, l, kind, nh;
+    int rc, d, L, Hkv, per_head, comp, group, l, kind, nh, has_means, has_rope, has_bal;
     float kc, vc;
     const char *s;
     char name[64];
@@ -2972,9 +3165,13 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
     per_head = !strcmp(s, "true");
     comp = oscar_composition_parse(oscar_st_meta(st, "composition"));
     if (comp < 0) return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: unknown composition '%s'", st->name, oscar_st_meta(st, "composition") ? oscar_st_meta(st, "composition") : "(missing)");
-    if (st->n_tensors != 4 * L && st->n_tensors != 6 * L && st->n_tensors != 7 * L)
-        return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: %d tensors for %d layers (expected %d, %d with means or %d with the pre-RoPE K mean too)", st->name,
-                           st->n_tensors, L, 4 * L, 6 * L, 7 * L);
+    has_means = oscar_st_find(st, "layers.0.k.mean") != NULL;
+    has_rope = oscar_st_find(st, "layers.0.k.rope_mean") != NULL;
+    has_bal = oscar_st_find(st, "layers.0.k.balance") != NULL;
+    if (has_rope && !has_means) return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: a pre-RoPE K mean (k.rope_mean) without the K/V means (k.mean, v.mean)", st->name);
+    if (st->n_tensors != (4 + 2 * has_means + has_rope + has_bal) * L)
+        return oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: %d tensors for %d layers (expected %d: rotations and eigenvalues%s%s%s)", st->name, st->n_tensors, L,
+                           (4 + 2 * has_means + has_rope + has_bal) * L, has_means ? ", K/V means" : "", has_rope ? ", pre-RoPE K means" : "", has_bal ? ", K balances" : "");
     if ((rc = oscar_rotations_alloc(r, L, d, Hkv, per_head)) != OSCAR_OK) return rc;
     nh = per_head ? Hkv : 1;
     r->composition = comp;
@@ -3011,8 +3208,8 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
                     if (!(e <= 1e-4)) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_ORTHOGONAL, "%s: '%s' (head %d) is not orthogonal: max |R^T R - I| = %.3g > 1e-4", st->name, name, i, e); goto fail; }
                 }
         }
-    if (st->n_tensors >= 6 * L) { /* the optional means, [n_kv_heads][d] per layer */
-        const int nm = st->n_tensors == 7 * L ? 3 : 2;
+    if (has_means) { /* the optional means, [n_kv_heads][d] per layer */
+        const int nm = has_rope ? 3 : 2;
         if ((rc = oscar_rotations_alloc_means(r)) != OSCAR_OK) goto fail;
         if (nm == 3) {
             const char *rb = oscar_st_meta(st, "rope_base");
@@ -3038,6 +3235,33 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
                 }
                 if ((rc = oscar_st_read_f32(st, t, dst, 1)) != OSCAR_OK) { memcpy(r->msg, st->msg, OSCAR_MSG_SIZE); goto fail; }
             }
+    }
+    if (has_bal) { /* the optional K balance, [d] or [Hkv][d] per layer, each value in (0, 1] */
+        if (comp != OSCAR_COMP_R_H_PBR && comp != OSCAR_COMP_PLAIN) {
+            rc = oscar__fail(r->msg, OSCAR_ERR_FORMAT, "%s: a K balance (k.balance) needs fitted rotations (r_h_pbr or plain), not %s", st->name, oscar_composition_name(comp));
+            goto fail;
+        }
+        if ((rc = oscar_rotations_alloc_balance(r)) != OSCAR_OK) goto fail;
+        for (l = 0; l < L; l++) {
+            const oscar_st_tensor *t;
+            float *dst = r->k_balance + (size_t)l * nh * d;
+            int i;
+            snprintf(name, sizeof name, "layers.%d.k.balance", l);
+            t = oscar_st_find(st, name);
+            if (!t) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_FOUND, "%s: tensor '%s' is missing", st->name, name); goto fail; }
+            if (t->dtype != OSCAR_F32) { rc = oscar__fail(r->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' is %s, expected F32", st->name, name, oscar_dtype_name(t->dtype)); goto fail; }
+            if (t->ndim != (per_head ? 2 : 1) || (per_head && t->shape[0] != Hkv) || t->shape[t->ndim - 1] != d) {
+                rc = per_head ? oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' is not [%d, %d]", st->name, name, Hkv, d)
+                              : oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' is not [%d]", st->name, name, d);
+                goto fail;
+            }
+            if ((rc = oscar_st_read_f32(st, t, dst, 1)) != OSCAR_OK) { memcpy(r->msg, st->msg, OSCAR_MSG_SIZE); goto fail; }
+            for (i = 0; i < nh * d; i++)
+                if (!(dst[i] > 0.0f && dst[i] <= 1.0f)) {
+                    rc = oscar__fail(r->msg, OSCAR_ERR_RANGE, "%s: tensor '%s' value %d is %g, outside (0, 1]", st->name, name, i, (double)dst[i]);
+                    goto fail;
+                }
+        }
     }
     return OSCAR_OK;
 fail : {

@@ -4500,6 +4500,10 @@ OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_
         snprintf(kv->msg, sizeof kv->msg, "the GPU write path has no gain encoder (oscar_kv_config.k_gain / v_gain are CPU-only)");
         return OSCAR_ERR_INVALID_ARG;
     }
+    if (c.k_balance) {
+        snprintf(kv->msg, sizeof kv->msg, "the GPU cache has no K balance (oscar_kv_config.k_balance is CPU-only)");
+        return OSCAR_ERR_INVALID_ARG;
+    }
     d = c.head_dim;
     kv->cfg = c;
     kv->d = d;

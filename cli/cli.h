@@ -30,10 +30,12 @@ int cli_threads(void);
 /* fits rotations for L layers on up to n_threads threads.
    get(layer, user, &q, &k, &v, &n): the layer's calibration activations (q [n][Hq][d], k/v
    [n][Hkv][d]); release(layer, user, q, k, v) frees them. rope_base > 1: the file also gets the
-   pre-RoPE K means (row t of a layer at RoPE position t % rope_window). Returns 0 or prints an error. */
+   pre-RoPE K means (row t of a layer at RoPE position t % rope_window). k_balance: the file also gets
+   the K balance (oscar_balance_fit) of the keys centered as the cache will store them (before RoPE
+   with rope_base > 1, else by the calibration mean). Returns 0 or prints an error. */
 typedef int (*cli_layer_get)(int layer, void *user, float **q, float **k, float **v, int64_t *n);
 typedef void (*cli_layer_release)(int layer, void *user, float *q, float *k, float *v);
 int cli_fit_layers(oscar_rotations *out, int n_layers, int d, int Hq, int Hkv, int per_head, int comp, cli_layer_get get,
-                   cli_layer_release release, void *user, int n_threads, int verbose, double rope_base, int rope_window);
+                   cli_layer_release release, void *user, int n_threads, int verbose, double rope_base, int rope_window, int k_balance);
 
 #endif

@@ -236,7 +236,7 @@ int oscar_cli_bench(int argc, char **argv) {
         bench_fill(bd.v, (size_t)ncal * Hkv, d, &r);
         t0 = cli_now();
         c0 = clock();
-        if (cli_fit_layers(&rot, L, d, Hq, Hkv, 0, OSCAR_COMP_R_H_PBR, bench_get, NULL, &bd, threads, 0, 0.0, 0) != 0) return 1;
+        if (cli_fit_layers(&rot, L, d, Hq, Hkv, 0, OSCAR_COMP_R_H_PBR, bench_get, NULL, &bd, threads, 0, 0.0, 0, 0) != 0) return 1;
         dt = cli_now() - t0;
         printf("  %-52s %10.2f s (wall), %.2f s CPU\n", "fit 36 layers, Hq 32, Hkv 8, d 128, 8192 tokens", dt, (double)(clock() - c0) / CLOCKS_PER_SEC);
         oscar_rotations_free(&rot);

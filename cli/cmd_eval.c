@@ -256,7 +256,7 @@ static void ev_calib_desc(char *out, size_t size, const char *text, int64_t n, i
 
 typedef struct ev_calib_args {
     const char *model, *text, *out;
-    int tokens, window, threads, progress, per_head, comp, group, dtype, k_gain, v_gain;
+    int tokens, window, threads, progress, per_head, comp, group, dtype, k_gain, v_gain, k_balance;
     float kc, vc;
 } ev_calib_args;
 
@@ -278,6 +278,7 @@ static int ev_calib_parse(const char *cmd, int argc, char **argv, ev_calib_args 
         else if (!strcmp(o, "--progress")) a->progress = 1;
         else if (!strcmp(o, "--k-gain")) a->k_gain = 1;
         else if (!strcmp(o, "--v-gain")) a->v_gain = 1;
+        else if (!strcmp(o, "--k-balance")) a->k_balance = 1;
         else if (!(v = cli_value(cmd, argc, argv, &i))) return -1;
         else if (!strcmp(o, "-m") || !strcmp(o, "--model")) a->model = v;
         else if (!strcmp(o, "-f") || !strcmp(o, "--file")) a->text = v;
@@ -347,6 +348,8 @@ static void ev_calibrate_usage(FILE *f) {
             "  --k-clip X        clip ratio stored for keys (default 0.96; <= 0 disables)\n"
             "  --v-clip X        clip ratio stored for values (default 0.92)\n"
             "  --k-gain, --v-gain  store that caches built from the file use the gain encoder on K (V) rows\n"
+            "  --k-balance       also fit the K balance (layers.{i}.k.balance) for keys centered before RoPE\n"
+            "                    as --kv oscar-cr stores them; the oscar modes use it when the file has it\n"
             "  --group N         INT2 group size stored in the file (default min(128, head dim))\n"
             "  -t, --threads N   threads (default: all cores)\n"
             "  --progress        progress lines on stderr even when it is not a terminal\n"
@@ -376,7 +379,7 @@ int oscar_cli_calibrate(int argc, char **argv) {
         return 2;
     }
     rc = cli_fit_layers(&rot, m.n_layer, m.head_dim, m.n_head, m.n_head_kv, a.per_head, a.comp, ev_cap_get, ev_cap_release, &cap,
-                        a.threads, 1, m.rope_base, a.window);
+                        a.threads, 1, m.rope_base, a.window, a.k_balance);
     ev_cap_free(&cap);
     if (rc) {
         llm_free(&m);
@@ -496,6 +499,7 @@ typedef struct ev_modes {
     int sink, window, group, v_group; /* sink, window -1: default; groups 0: default */
     float k_clip, v_clip;        /* 0: the mode's own */
     int k_gain, v_gain;          /* 1: OSCAR_INT2_GAIN encoder for K / V in the rotated INT2 modes */
+    int no_k_balance;            /* 1: the oscar modes ignore the rotation file's K balance */
     int ctx_threads;
     int bf16_prefill;            /* prompts attend plainly over bf16 rows (llm_ctx_config.bf16_prefill) */
     llm_ctx ctx[KVM_COUNT + 1];
@@ -576,6 +580,7 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
             if (E->v_clip != 0) cfg.kv.v_clip = E->v_clip < 0 ? -1.0f : E->v_clip;
             if (E->k_gain) cfg.kv.k_gain = 1; /* else the rotation file's (oscar modes) */
             if (E->v_gain) cfg.kv.v_gain = 1;
+            if (E->no_k_balance) cfg.kv.k_balance = 0;
         }
         if (E->v_group > 0) cfg.kv.v_group_size = E->v_group;
         if (llm_ctx_init(&E->ctx[i], E->m, &cfg)) {
@@ -584,6 +589,11 @@ static int ev_modes_open(ev_modes *E, int n_ctx) {
         }
     }
     return 0;
+}
+
+/* 1 when the oscar modes of E store K through the rotation file's balance */
+static int ev_k_balance(const ev_modes *E) {
+    return E->have_fitted && E->fitted.k_balance && !E->no_k_balance;
 }
 
 /* niah's needle of index idx (length, depth, trial order) runs in this process (--part K/N, --from N) */
@@ -692,6 +702,7 @@ static void ev_ppl_usage(FILE *f) {
             "  --k-clip X, --v-clip X            override the clips of int2-hadamard and oscar (< 0: none)\n"
             "  --k-gain, --v-gain keep each INT2 K (V) row's projection onto itself (OSCAR_INT2_GAIN: the stored\n"
             "                     scale and min times sum x^2 / sum x.x^) in int2-hadamard and the oscar modes\n"
+            "  --no-k-balance     the oscar modes ignore the rotation file's K balance (layers.{i}.k.balance)\n"
             "  --batch N          tokens per forward chunk (default 32)\n"
             "  -t, --threads N    threads (default: all cores; modes run side by side, one thread each)\n"
             "  --json             print the results as JSON on stdout instead of a table\n"
@@ -723,6 +734,7 @@ int oscar_cli_ppl(int argc, char **argv) {
         else if (!strcmp(o, "--json")) json = 1;
         else if (!strcmp(o, "--progress")) progress = 1;
         else if (!strcmp(o, "--k-gain")) E.k_gain = 1;
+        else if (!strcmp(o, "--no-k-balance")) E.no_k_balance = 1;
         else if (!strcmp(o, "--v-gain")) E.v_gain = 1;
         else if (!(v = cli_value("ppl", argc, argv, &i))) return 2;
         else if (!strcmp(o, "-m") || !strcmp(o, "--model")) model = v;
@@ -851,9 +863,9 @@ int oscar_cli_ppl(int argc, char **argv) {
     }
     if (json) {
         printf("{\"model\": \"%s\", \"text\": \"%s\", \"ctx\": %d, \"windows\": %d, \"start\": %d, \"sink\": %d, \"window\": %d, "
-               "\"group\": %d, \"v_group\": %d, \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"k_gain\": %d, \"v_gain\": %d, \"seconds\": %.1f, \"contexts\": [",
+               "\"group\": %d, \"v_group\": %d, \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"k_gain\": %d, \"v_gain\": %d, \"k_balance\": %d, \"seconds\": %.1f, \"contexts\": [",
                ev_base(model), ev_base(file), ctx, windows, start, sink < 0 ? 64 : sink, window < 0 ? 256 : window, group, v_group,
-               rotfile ? ev_base(rotfile) : "", kc, vc, E.k_gain, E.v_gain, cli_now() - t0);
+               rotfile ? ev_base(rotfile) : "", kc, vc, E.k_gain, E.v_gain, ev_k_balance(&E), cli_now() - t0);
         for (c = 0; c < nc; c++) {
             int k = 0;
             double n = scored[c] ? (double)scored[c] : 1.0;
@@ -1052,6 +1064,7 @@ static void ev_niah_usage(FILE *f) {
             "  --k-clip X, --v-clip X  override the clips of int2-hadamard and oscar (< 0: none)\n"
             "  --k-gain, --v-gain keep each INT2 K (V) row's projection onto itself (OSCAR_INT2_GAIN) in\n"
             "                     int2-hadamard and the oscar modes\n"
+            "  --no-k-balance     the oscar modes ignore the rotation file's K balance (layers.{i}.k.balance)\n"
             "  --sink N, --window N    BF16 sink and window of every mode (default 64, 256; 0: none)\n"
             "  --group N, --v-group N  INT2 group of K (and V) and of V alone in every INT2 mode (default min(128, d))\n"
             "  --prefill WHERE    cache (default): every prompt token attends through the cache as decode would;\n"
@@ -1091,6 +1104,7 @@ int oscar_cli_niah(int argc, char **argv) {
         else if (!strcmp(o, "-v")) verbose = 1;
         else if (!strcmp(o, "--score")) score = 1;
         else if (!strcmp(o, "--k-gain")) E.k_gain = 1;
+        else if (!strcmp(o, "--no-k-balance")) E.no_k_balance = 1;
         else if (!strcmp(o, "--v-gain")) E.v_gain = 1;
         else if (!(v = cli_value("niah", argc, argv, &i))) return 2;
         else if (!strcmp(o, "-m") || !strcmp(o, "--model")) model = v;
@@ -1270,9 +1284,9 @@ int oscar_cli_niah(int argc, char **argv) {
                 ev_prog_update(&prog, progressed);
             }
     if (json) {
-        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"k_gain\": %d, \"v_gain\": %d, \"sink\": %d, \"window\": %d, \"group\": %d, \"v_group\": %d, \"trials\": %d, "
+        printf("{\"model\": \"%s\", \"filler\": \"%s\", \"rot\": \"%s\", \"k_clip\": %g, \"v_clip\": %g, \"k_gain\": %d, \"v_gain\": %d, \"k_balance\": %d, \"sink\": %d, \"window\": %d, \"group\": %d, \"v_group\": %d, \"trials\": %d, "
                "\"seed\": %d, \"part\": \"%d/%d\", \"prefill\": \"%s\", \"seconds\": %.1f, \"lengths\": [",
-               ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, E.k_gain, E.v_gain, E.ctx[0].kv ? E.ctx[0].kv[0].S0 : -1, E.ctx[0].kv ? E.ctx[0].kv[0].W : -1, group,
+               ev_base(model), ev_base(file), rotfile ? ev_base(rotfile) : "", kc, vc, E.k_gain, E.v_gain, ev_k_balance(&E), E.ctx[0].kv ? E.ctx[0].kv[0].S0 : -1, E.ctx[0].kv ? E.ctx[0].kv[0].W : -1, group,
                v_group, trials, seed, part_k, part_n, E.bf16_prefill ? "bf16" : "cache", cli_now() - t0);
         for (li = 0; li < nl; li++) printf("%s%d", li ? ", " : "", lengths[li]);
         printf("], \"depths\": [");

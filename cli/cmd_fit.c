@@ -13,6 +13,7 @@
 typedef struct fit_job {
     oscar_rotations *out;
     int n_layers, d, Hq, Hkv, per_head, comp, next, failed, verbose, done;
+    int k_balance; /* 1: also the K balance (oscar_balance_fit) of the keys centered as the cache stores them */
     double rope_base; /* > 1: also the pre-RoPE K means (row t at position t % rope_window) */
     int rope_window;
     cli_layer_get get;
@@ -22,7 +23,45 @@ typedef struct fit_job {
     char msg[OSCAR_MSG_SIZE + 64];
 } fit_job;
 
+/* ck: [Hkv][d][d] <- (1/n) sum_t c_t^T c_t per KV head, c_t the key row less what the cache subtracts:
+   RoPE(t) of the pre-RoPE mean (job->rope_base > 1, OSCAR_CENTER_ROPE: the means must be in job->out),
+   else the calibration mean (OSCAR_CENTER_MEAN). Without per-head rotations ck[0] then holds the mean
+   over the heads. */
+static int fit_key_moment(fit_job *job, const oscar_calib *c, int layer, const float *k, int64_t n, double *ck) {
+    const int d = job->d, Hkv = job->Hkv;
+    const size_t dd = (size_t)d * d;
+    float mu[OSCAR_MAX_HEAD_DIM], row[OSCAR_MAX_HEAD_DIM];
+    double km[OSCAR_MAX_HEAD_DIM];
+    int64_t t;
+    int h, i, j, rc;
+    for (h = 0; h < Hkv; h++) {
+        double *m = ck + (size_t)h * dd;
+        const float *rm = job->rope_base > 1.0 ? job->out->k_rope_mean + ((size_t)layer * Hkv + h) * d : NULL;
+        if (!rm) {
+            if ((rc = oscar_calib_means(c, h, km, NULL)) != OSCAR_OK) return rc;
+            for (i = 0; i < d; i++) mu[i] = (float)km[i];
+        }
+        for (t = 0; t < n; t++) {
+            const float *x = k + ((size_t)t * Hkv + h) * d;
+            if (rm) oscar_rope_row(mu, rm, d, job->rope_base, t % job->rope_window, 0);
+            for (i = 0; i < d; i++) row[i] = x[i] - mu[i];
+            for (i = 0; i < d; i++)
+                for (j = i; j < d; j++) m[(size_t)i * d + j] += (double)row[i] * row[j];
+        }
+        for (i = 0; i < d; i++)
+            for (j = i; j < d; j++) m[(size_t)j * d + i] = m[(size_t)i * d + j] /= (double)n;
+    }
+    if (!job->per_head)
+        for (i = 0; i < (int)dd; i++) {
+            double a = 0.0;
+            for (h = 0; h < Hkv; h++) a += ck[(size_t)h * dd + i];
+            ck[i] = a / Hkv;
+        }
+    return OSCAR_OK;
+}
+
 static int fit_one(fit_job *job, int layer, double *sk, double *sv) {
+    double *ck = NULL;
     float *q = NULL, *k = NULL, *v = NULL;
     int64_t n = 0;
     oscar_calib c;
@@ -46,6 +85,11 @@ static int fit_one(fit_job *job, int layer, double *sk, double *sv) {
         for (i = 0; acc && i < job->Hkv * job->d; i++) job->out->k_rope_mean[(size_t)layer * job->Hkv * job->d + i] = (float)(acc[i] / (double)n);
         free(acc);
     }
+    if (rc == OSCAR_OK && job->k_balance) { /* the second moment of the keys as oscar-cr (or oscar-c) stores them */
+        ck = (double *)calloc((size_t)job->Hkv * dd, sizeof(double));
+        if (!ck) rc = OSCAR_ERR_NOMEM;
+        else rc = fit_key_moment(job, &c, layer, k, n, ck);
+    }
     if (job->release) job->release(layer, job->user, q, k, v);
     for (h = 0; rc == OSCAR_OK && h < nh; h++) {
         size_t at = (size_t)layer * nh + h;
@@ -53,7 +97,13 @@ static int fit_one(fit_job *job, int layer, double *sk, double *sv) {
         if (rc == OSCAR_OK) rc = oscar_rotation_fit(job->out->k_rot + at * dd, job->out->k_eval + at * job->d, sk, job->d, job->comp);
         if (rc == OSCAR_OK) rc = oscar_rotation_fit(job->out->v_rot + at * dd, job->out->v_eval + at * job->d, sv, job->d, job->comp);
         if (rc != OSCAR_OK && !c.msg[0]) snprintf(c.msg, sizeof c.msg, "%s", oscar_result_string(rc));
+        if (rc == OSCAR_OK && ck) { /* per head: that head's moment; shared: their mean (ck[0], see fit_key_moment) */
+            rc = oscar_balance_fit(job->out->k_balance + at * job->d, job->out->k_rot + at * dd, job->out->k_eval + at * job->d,
+                                   ck + (job->per_head ? (size_t)h * dd : 0), job->d, job->comp);
+            if (rc != OSCAR_OK && !c.msg[0]) snprintf(c.msg, sizeof c.msg, "K balance: %s", oscar_result_string(rc));
+        }
     }
+    free(ck);
     for (h = 0; rc == OSCAR_OK && h < job->Hkv; h++) { /* the means of every KV head (oscar_kv_config.center) */
         double km[OSCAR_MAX_HEAD_DIM], vm[OSCAR_MAX_HEAD_DIM];
         size_t at = ((size_t)layer * job->Hkv + h) * job->d;
@@ -100,7 +150,7 @@ static void *fit_worker(void *arg) {
 }
 
 int cli_fit_layers(oscar_rotations *out, int n_layers, int d, int Hq, int Hkv, int per_head, int comp, cli_layer_get get,
-                   cli_layer_release release, void *user, int n_threads, int verbose, double rope_base, int rope_window) {
+                   cli_layer_release release, void *user, int n_threads, int verbose, double rope_base, int rope_window, int k_balance) {
     fit_job job;
     pthread_t th[64];
     int i, started = 0;
@@ -111,6 +161,11 @@ int cli_fit_layers(oscar_rotations *out, int n_layers, int d, int Hq, int Hkv, i
     out->composition = comp;
     if (comp == OSCAR_COMP_HADAMARD || comp == OSCAR_COMP_IDENTITY) return oscar_rotations_set_fixed(out, comp) == OSCAR_OK ? 0 : -1;
     if (oscar_rotations_alloc_means(out) != OSCAR_OK || (rope_base > 0.0 && oscar_rotations_alloc_rope_mean(out, rope_base) != OSCAR_OK)) {
+        fprintf(stderr, "oscar: %s\n", out->msg);
+        oscar_rotations_free(out);
+        return -1;
+    }
+    if (k_balance && oscar_rotations_alloc_balance(out) != OSCAR_OK) {
         fprintf(stderr, "oscar: %s\n", out->msg);
         oscar_rotations_free(out);
         return -1;
@@ -134,6 +189,7 @@ int cli_fit_layers(oscar_rotations *out, int n_layers, int d, int Hq, int Hkv, i
     job.verbose = verbose;
     job.rope_base = rope_base;
     job.rope_window = rope_window;
+    job.k_balance = k_balance;
     pthread_mutex_init(&job.lock, NULL);
     if (n_threads < 1) n_threads = 1;
     if (n_threads > 64) n_threads = 64;
@@ -222,6 +278,9 @@ static void fit_usage(FILE *f) {
             "  --k-clip X        clip ratio stored for keys (default 0.96; <= 0 disables)\n"
             "  --v-clip X        clip ratio stored for values (default 0.92)\n"
             "  --k-gain, --v-gain  store that caches built from the file use the gain encoder on K (V) rows\n"
+            "  --k-balance       also fit the K balance (layers.{i}.k.balance, oscar_balance_fit) for keys\n"
+            "                    centered as --kv oscar-cr stores them (oscar-c's calibration mean without a\n"
+            "                    RoPE base); the oscar modes use it when the file has it\n"
             "  --group N         INT2 group size stored in the file (default min(128, d))\n"
             "  --model NAME      free-form model name for the metadata\n"
             "  --calibration T   free-form description of the calibration data\n"
@@ -234,7 +293,7 @@ static void fit_usage(FILE *f) {
 
 int oscar_cli_fit(int argc, char **argv) {
     const char *in = NULL, *outp = NULL, *model = "", *calib = NULL;
-    int comp = OSCAR_COMP_R_H_PBR, per_head = 0, group = 0, k_gain = 0, v_gain = 0, threads = cli_threads(), i, L = 0, rc, rope_window = 0;
+    int comp = OSCAR_COMP_R_H_PBR, per_head = 0, group = 0, k_gain = 0, v_gain = 0, k_balance = 0, threads = cli_threads(), i, L = 0, rc, rope_window = 0;
     float kc = 0.96f, vc = 0.92f, rope_base = 0.0f;
     oscar_st st;
     oscar_rotations rot;
@@ -247,6 +306,7 @@ int oscar_cli_fit(int argc, char **argv) {
         else if (!strcmp(a, "--per-head")) per_head = 1;
         else if (!strcmp(a, "--k-gain")) k_gain = 1;
         else if (!strcmp(a, "--v-gain")) v_gain = 1;
+        else if (!strcmp(a, "--k-balance")) k_balance = 1;
         else if (!strcmp(a, "--qkv")) { if (!(in = cli_value("fit", argc, argv, &i))) return 2; }
         else if (!strcmp(a, "-o") || !strcmp(a, "--output")) { if (!(outp = cli_value("fit", argc, argv, &i))) return 2; }
         else if (!strcmp(a, "--model")) { if (!(model = cli_value("fit", argc, argv, &i))) return 2; }
@@ -320,7 +380,7 @@ int oscar_cli_fit(int argc, char **argv) {
     fprintf(stderr, "oscar fit: %s: %d layers, %lld tokens, %d query / %d KV heads, d %d, %s%s\n", in, L, (long long)ctx.n, ctx.Hq, ctx.Hkv, ctx.d,
             oscar_composition_name(comp), per_head ? ", per head" : "");
     t0 = cli_now();
-    rc = cli_fit_layers(&rot, L, ctx.d, ctx.Hq, ctx.Hkv, per_head, comp, dump_get, dump_release, &ctx, threads, 1, rope_base, rope_window);
+    rc = cli_fit_layers(&rot, L, ctx.d, ctx.Hq, ctx.Hkv, per_head, comp, dump_get, dump_release, &ctx, threads, 1, rope_base, rope_window, k_balance);
     pthread_mutex_destroy(&ctx.lock);
     if (rc != 0) {
         oscar_st_close(&st);
@@ -376,6 +436,12 @@ int oscar_cli_info(int argc, char **argv) {
     printf("kv heads      %d (%s)\n", r.n_kv_heads, r.per_head ? "one rotation per KV head" : "one rotation per layer");
     printf("composition   %s\n", oscar_composition_name(r.composition));
     printf("clips         K %.4g, V %.4g\n", r.k_clip, r.v_clip);
+    if (r.k_balance) {
+        float lo = 1.0f;
+        size_t j, nb = (size_t)r.n_layers * (r.per_head ? r.n_kv_heads : 1) * r.head_dim;
+        for (j = 0; j < nb; j++) lo = r.k_balance[j] < lo ? r.k_balance[j] : lo;
+        printf("K balance     layers.{i}.k.balance, smallest s %.4f (oscar_balance_fit)\n", lo);
+    }
     if (r.k_gain || r.v_gain) printf("gain encoder  %s%s%s (OSCAR_INT2_GAIN)\n", r.k_gain ? "K" : "", r.k_gain && r.v_gain ? " and " : "", r.v_gain ? "V" : "");
     printf("group size    %d (%.3g bits per element in the INT2 region)\n", r.group_size, 2.0 + 32.0 / r.group_size);
     printf("model         %s\n", r.model[0] ? r.model : "-");

@@ -537,6 +537,7 @@ int oscar_cli_run(int argc, char **argv) {
         cfg.kv.v_clip = rot.v_clip > 0 ? rot.v_clip : -1.0f;
         if (rot.k_gain) cfg.kv.k_gain = 1;
         if (rot.v_gain) cfg.kv.v_gain = 1;
+        if (rot.k_balance) cfg.kv.k_balance = 1; /* rotfile: an oscar mode, INT2 */
         if (!group && rot.group_size > 0) cfg.kv.group_size = rot.group_size;
     }
     if (have_kc) cfg.kv.k_clip = k_clip <= 0 ? -1.0f : k_clip;

@@ -4,7 +4,8 @@
      bf16           every token BF16 (the reference)
      int2-naive     INT2 history, no rotation, no clip (the collapse baseline)
      int2-hadamard  INT2 history, Walsh-Hadamard rotation, clips 0.96 / 0.92 (QuaRot-style)
-     oscar          INT2 history, fitted rotations (a rotation file), its clips and group size
+     oscar          INT2 history, fitted rotations (a rotation file), its clips, group size, gain
+                    encoder and K balance when it has them
      oscar-c        oscar, and every K / V row stored less the file's calibration mean (the cache's
                     `center` option; needs a file with means, as `oscar calibrate` writes them)
      oscar-cr       oscar-c with the K mean taken before RoPE and turned to each row's position
@@ -44,6 +45,7 @@ static int kvm_config(llm_ctx_config *cfg, int mode, const oscar_rotations *had,
     kv->center = 0;
     kv->k_clip = kv->v_clip = 0.0f;
     kv->k_gain = kv->v_gain = 0;
+    kv->k_balance = 0;
     if (mode == KVM_NAIVE || mode == KVM_KIVI2) kv->k_clip = kv->v_clip = -1.0f;
     if (mode == KVM_KIVI2) kv->page_size = 128;
     if (mode == KVM_HADAMARD) {
@@ -62,6 +64,7 @@ static int kvm_config(llm_ctx_config *cfg, int mode, const oscar_rotations *had,
         kv->v_clip = fitted->v_clip > 0 ? fitted->v_clip : -1.0f;
         kv->k_gain = fitted->k_gain;
         kv->v_gain = fitted->v_gain;
+        kv->k_balance = fitted->k_balance != NULL; /* the file's K balance (oscar_balance_fit) */
         if (!kv->group_size && fitted->group_size > 0) kv->group_size = fitted->group_size;
     }
     return 0;

@@ -672,6 +672,10 @@ int llm_ctx_init(llm_ctx *c, const llm_model *m, const llm_ctx_config *cfg) {
                 if (r->k_eval && s->k_eval) memcpy(s->k_eval + (size_t)l * D, r->k_eval + ((size_t)l * nh + h) * D, (size_t)D * sizeof(float));
                 if (r->v_eval && s->v_eval) memcpy(s->v_eval + (size_t)l * D, r->v_eval + ((size_t)l * nh + h) * D, (size_t)D * sizeof(float));
             }
+            if (r->k_balance) { /* this cache's K balance (the shared one, or KV head i's) */
+                if (oscar_rotations_alloc_balance(s) != OSCAR_OK) return llm__fail(c->msg, "rotations: %s", s->msg);
+                for (l = 0; l < m->n_layer; l++) memcpy(s->k_balance + (size_t)l * D, r->k_balance + ((size_t)l * nh + h) * D, (size_t)D * sizeof(float));
+            }
             if (r->k_mean && r->v_mean && r->n_kv_heads != Hkv)
                 return llm__fail(c->msg, "the rotation file's means are for %d KV heads; the model has %d", r->n_kv_heads, Hkv);
             if (r->k_mean && r->v_mean) { /* this cache's KV head i of the means */

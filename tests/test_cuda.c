@@ -1064,6 +1064,11 @@ static void test_device_oom(oscar_cuda *cu) {
         rc = oscar_cuda_kv_init(&kv, cu, &cfg);
         CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "k_gain") != NULL, "k_gain on the GPU: %d %s", rc, kv.msg);
         oscar_cuda_kv_free(&kv);
+        memset(&cfg, 0, sizeof cfg); /* the K balance: CPU only */
+        cfg.n_layers = 2, cfg.n_kv_heads = 2, cfg.head_dim = 64, cfg.mode = OSCAR_KV_INT2, cfg.k_balance = 1;
+        rc = oscar_cuda_kv_init(&kv, cu, &cfg);
+        CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "k_balance") != NULL, "k_balance on the GPU: %d %s", rc, kv.msg);
+        oscar_cuda_kv_free(&kv);
     }
     /* 3: a plain allocation */
     rc = oscar_cuda_malloc(cu, &p, total * 2);

@@ -280,6 +280,90 @@ static void test_fit(void) {
     CHECK(oscar_composition_parse("r_h_pbr") == 0 && oscar_composition_parse("plain") == 3 && oscar_composition_parse("x") == -1, "names");
 }
 
+/* ---- the K balance (oscar_rotation_eigvecs, oscar_balance_fit, oscar_balance_matrices) ---- */
+/* S <- Q diag(lam) Q^T (Q [d][d] orthogonal, columns the directions) */
+static void spd_from(double *S, const float *Q, const double *lam, int d) {
+    int i, j, k;
+    for (i = 0; i < d; i++)
+        for (j = 0; j < d; j++) {
+            double t = 0.0;
+            for (k = 0; k < d; k++) t += (double)Q[i * d + k] * lam[k] * Q[j * d + k];
+            S[i * d + j] = t;
+        }
+}
+
+static void test_balance_math(void) {
+    int d;
+    for (d = 16; d <= 128; d *= 2) {
+        double *Sq = (double *)malloc(sizeof(double) * d * d), *Ck = (double *)malloc(sizeof(double) * d * d);
+        double *U = (double *)malloc(sizeof(double) * d * d), *Uj = (double *)malloc(sizeof(double) * d * d), *ev = (double *)malloc(sizeof(double) * d);
+        double lam[128], kap[128], err = 0.0, smax = 0.0;
+        float *Q = (float *)malloc(sizeof(float) * d * d), *R = (float *)malloc(sizeof(float) * d * d), *evf = (float *)malloc(sizeof(float) * d);
+        float *A = (float *)malloc(sizeof(float) * d * d), *B = (float *)malloc(sizeof(float) * d * d), s[128], want[128];
+        int i, j, k, comp;
+        synth_orthogonal(Q, d, &rng);
+        for (i = 0; i < d; i++) lam[i] = exp(3.0 * synth_normal(&rng)); /* eigenvalues over orders of magnitude */
+        lam[d - 1] = 0.0;                                                  /* and one direction queries never take */
+        spd_from(Sq, Q, lam, d);
+        synth_orthogonal(Q, d, &rng); /* keys spread along other directions */
+        for (i = 0; i < d; i++) kap[i] = exp(synth_normal(&rng));
+        spd_from(Ck, Q, kap, d);
+        CHECK(oscar_jacobi_eig(Uj, ev, Sq, d, NULL) == OSCAR_OK, "jacobi");
+        for (comp = 0; comp < 4; comp += 3) { /* r_h_pbr and plain give U back from R */
+            CHECK(oscar_rotation_fit(R, evf, Sq, d, comp) == OSCAR_OK, "fit");
+            CHECK(oscar_rotation_eigvecs(U, R, evf, d, comp) == OSCAR_OK, "eigvecs");
+            for (err = 0.0, i = 0; i < d * d; i++) err = fmax(err, fabs(U[i] - Uj[i]));
+            CHECK(err <= 1e-6, "d=%d %s: U from R differs from Jacobi's by %g", d, oscar_composition_name(comp), err);
+        }
+        CHECK(oscar_rotation_eigvecs(U, R, evf, d, OSCAR_COMP_HADAMARD) == OSCAR_ERR_INVALID_ARG, "hadamard has no U");
+        CHECK(oscar_rotation_fit(R, evf, Sq, d, OSCAR_COMP_R_H_PBR) == OSCAR_OK, "fit");
+        /* the balance against the formula in double: s_i ~ (lambda_i / kappa_i)^(1/4), floors, max 1 */
+        CHECK(oscar_balance_fit(s, R, evf, Ck, d, OSCAR_COMP_R_H_PBR) == OSCAR_OK, "balance_fit");
+        for (i = 0; i < d; i++) {
+            double kp = 0.0, l = fmax(ev[i], 1e-9 * ev[0]), kmax = 0.0;
+            for (j = 0; j < d; j++)
+                for (k = 0; k < d; k++) kp += Uj[j * d + i] * Ck[j * d + k] * Uj[k * d + i];
+            for (j = 0; j < d; j++) kmax = fmax(kmax, kap[j]);
+            want[i] = (float)pow(l / fmax(kp, 1e-9 * kmax), 0.25);
+            smax = fmax(smax, want[i]);
+        }
+        for (err = 0.0, i = 0; i < d; i++) {
+            const double w = fmax(want[i] / smax, 1.0 / 256);
+            err = fmax(err, fabs(s[i] - w) / w);
+        }
+        CHECK(err <= 1e-5, "d=%d: balance differs from the formula by a relative %g", d, err);
+        for (smax = 0.0, i = 0; i < d; i++) smax = fmax(smax, s[i]);
+        CHECK(smax == 1.0 && s[d - 1] >= 1.0f / 256 && s[d - 1] < 0.1f, "d=%d: scaled to max 1 (%g); lambda = 0 floored, small but >= 1/256 (%g)", d, smax, s[d - 1]);
+        /* A B^T = I: every score survives; A = U diag(s) U^T R */
+        CHECK(oscar_balance_matrices(A, B, R, evf, s, d, OSCAR_COMP_R_H_PBR) == OSCAR_OK, "matrices");
+        for (err = 0.0, i = 0; i < d; i++)
+            for (j = 0; j < d; j++) {
+                double t = 0.0;
+                for (k = 0; k < d; k++) t += (double)A[i * d + k] * B[j * d + k];
+                err = fmax(err, fabs(t - (i == j)));
+            }
+        CHECK(err <= 2e-3 * 256 / d, "d=%d: A B^T differs from I by %g (fp32 entries, 1/s up to 256)", d, err);
+        for (err = 0.0, i = 0; i < d; i++)
+            for (j = 0; j < d; j++) {
+                double t = 0.0;
+                int m;
+                for (k = 0; k < d; k++)
+                    for (m = 0; m < d; m++) t += Uj[i * d + k] * s[k] * Uj[m * d + k] * R[m * d + j];
+                err = fmax(err, fabs(t - A[i * d + j]));
+            }
+        CHECK(err <= 1e-5, "d=%d: A differs from U diag(s) U^T R by %g", d, err);
+        s[3] = 0.0f;
+        CHECK(oscar_balance_matrices(A, B, R, evf, s, d, OSCAR_COMP_R_H_PBR) == OSCAR_ERR_RANGE, "s = 0 refused");
+        s[3] = 1.5f;
+        CHECK(oscar_balance_matrices(A, B, R, evf, s, d, OSCAR_COMP_R_H_PBR) == OSCAR_ERR_RANGE, "s > 1 refused");
+        for (i = 0; i < d * d; i++) Ck[i] = 0.0;
+        CHECK(oscar_balance_fit(s, R, evf, Ck, d, OSCAR_COMP_R_H_PBR) == OSCAR_ERR_RANGE, "keys without energy refused");
+        Ck[0] = NAN;
+        CHECK(oscar_balance_fit(s, R, evf, Ck, d, OSCAR_COMP_R_H_PBR) == OSCAR_ERR_NONFINITE, "NaN refused");
+        free(Sq); free(Ck); free(U); free(Uj); free(ev); free(Q); free(R); free(evf); free(A); free(B);
+    }
+}
+
 /* ---- INT2 codec ---- */
 static void test_codec_golden(void) {
     /* row 1: d=8, g=8, no clip. mn=-1, scale=4/3 -> fp16 0x3d55 (1.3330078), codes 1,2,2,3,1,2,3,0 */
@@ -1055,6 +1139,136 @@ static void test_cache_center(void) {
     free(K); free(V); free(q); free(out); free(kh); free(vh);
 }
 
+/* queries that look along a few directions in which keys barely move, keys that spread along the others:
+   the K balance should cut the INT2 score error by several times, and leave BF16 rows' attention exact */
+static void test_cache_balance(void) {
+    int d = 64, Hkv = 2, G = 2, Hq = 4, N = 900, nq = 24, i, j, t, pass;
+    float *K = (float *)malloc(sizeof(float) * N * Hkv * d), *V = (float *)malloc(sizeof(float) * N * Hkv * d);
+    float *q = (float *)malloc(sizeof(float) * nq * Hq * d), *out = (float *)malloc(sizeof(float) * Hq * d);
+    float *kh = (float *)malloc(sizeof(float) * N * d), *vh = (float *)malloc(sizeof(float) * N * d);
+    float *Qd = (float *)malloc(sizeof(float) * d * d);
+    double *Sq = (double *)malloc(sizeof(double) * d * d), *Ck = (double *)malloc(sizeof(double) * d * d), lam[64], kap[64];
+    double score_err[2] = {0, 0}, attn_err[2] = {0, 0};
+    oscar_rotations rot, back;
+    oscar_kv kv;
+    oscar_kv_config cfg;
+    synth_orthogonal(Qd, d, &rng);
+    for (i = 0; i < d; i++) lam[i] = i < 8 ? 10.0 : 0.1, kap[i] = i < 8 ? 0.1 : 4.0;
+    spd_from(Sq, Qd, lam, d);
+    spd_from(Ck, Qd, kap, d);
+    for (t = 0; t < N * Hkv + nq * Hq; t++) { /* k = sum_j sqrt(kappa_j) z_j Q_j, q the same with lambda */
+        const int is_q = t >= N * Hkv;
+        float *x = is_q ? q + (size_t)(t - N * Hkv) * d : K + (size_t)t * d;
+        double z[64];
+        for (j = 0; j < d; j++) z[j] = sqrt(is_q ? lam[j] : kap[j]) * synth_normal(&rng);
+        for (i = 0; i < d; i++) {
+            double a = 0.0;
+            for (j = 0; j < d; j++) a += Qd[i * d + j] * z[j];
+            x[i] = (float)a;
+        }
+    }
+    fill_normal(V, (size_t)N * Hkv * d, 1.0);
+    CHECK(oscar_rotations_alloc(&rot, 1, d, Hkv, 0) == OSCAR_OK, "%s", rot.msg);
+    CHECK(oscar_rotation_fit(rot.k_rot, rot.k_eval, Sq, d, OSCAR_COMP_R_H_PBR) == OSCAR_OK, "fit K");
+    CHECK(oscar_rotation_fit(rot.v_rot, rot.v_eval, Sq, d, OSCAR_COMP_R_H_PBR) == OSCAR_OK, "fit V");
+    rot.composition = OSCAR_COMP_R_H_PBR;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.n_layers = 1; cfg.n_kv_heads = Hkv; cfg.head_dim = d;
+    cfg.mode = OSCAR_KV_INT2;
+    cfg.rot = &rot;
+    cfg.k_balance = 1;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "k_balance"), "k_balance without a balance: %s", kv.msg);
+    CHECK(oscar_rotations_alloc_balance(&rot) == OSCAR_OK, "%s", rot.msg);
+    CHECK(oscar_balance_fit(rot.k_balance, rot.k_rot, rot.k_eval, Ck, d, OSCAR_COMP_R_H_PBR) == OSCAR_OK, "balance");
+    cfg.mode = OSCAR_KV_BF16;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "k_balance"), "k_balance in BF16 mode: %s", kv.msg);
+    cfg.mode = OSCAR_KV_INT2;
+    cfg.k_balance = 2;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG, "k_balance 2: %s", kv.msg);
+    rot.composition = OSCAR_COMP_HADAMARD;
+    cfg.k_balance = 1;
+    CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "fitted"), "k_balance with a data-free composition: %s", kv.msg);
+    rot.composition = OSCAR_COMP_R_H_PBR;
+    /* pass 0: all BF16 (sink N), balanced: attention over the original rows; 1, 2: INT2 history balanced / not */
+    for (pass = 0; pass < 3; pass++) {
+        int seq = 0, qi, ns, nh;
+        double num = 0.0, den = 0.0;
+        cfg.sink = pass == 0 ? N : 0;
+        cfg.k_balance = pass != 2;
+        CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_OK, "%s", kv.msg);
+        oscar_kv_seq_create(&kv, &seq);
+        CHECK(oscar_kv_append(&kv, seq, 0, K, V, N) == OSCAR_OK, "%s", kv.msg);
+        oscar_kv_segments(&kv, seq, 0, &ns, &nh, NULL);
+        for (qi = 0; qi < nq; qi++) {
+            const float *qq = q + (size_t)qi * Hq * d;
+            CHECK(oscar_kv_attend(&kv, seq, 0, out, qq, Hq, 0.0f) == OSCAR_OK, "%s", kv.msg);
+            if (pass == 0) {
+                const double e = gqa_attention_error(out, qq, K, V, &kv, seq, NULL, N, Hkv, G, d, kh, vh);
+                CHECK(e <= 4e-3, "BF16 rows, balanced: rel error %g against attention over the original rows (BF16 rounding of rows whose scores reach ~10)", e);
+                continue;
+            }
+            attn_err[pass - 1] += gqa_attention_error(out, qq, K, V, &kv, seq, NULL, N, Hkv, G, d, kh, vh) / nq;
+            for (j = 0; j < Hkv; j++) { /* scores of the history rows as the cache computes them: (q B) . k^ */
+                float qb[64], row[64];
+                const float *B = oscar_kv_query_rotation(&kv, 0, j);
+                int g;
+                for (g = 0; g < G; g++) {
+                    const float *qh = qq + (size_t)(j * G + g) * d;
+                    oscar_rotate_rows(qb, qh, B, 1, d, 0);
+                    for (t = ns; t < ns + nh; t++) {
+                        double sh = 0.0, sx = 0.0;
+                        oscar_kv_read_row(&kv, seq, 0, j, t, row, NULL);
+                        for (i = 0; i < d; i++) sh += (double)qb[i] * row[i], sx += (double)qh[i] * K[((size_t)t * Hkv + j) * d + i];
+                        num += (sh - sx) * (sh - sx), den += sx * sx;
+                    }
+                }
+            }
+        }
+        if (pass) score_err[pass - 1] = sqrt(num / den);
+        if (pass == 1) CHECK(oscar_kv_query_rotation(&kv, 0, 1) != oscar_kv_rotation(&kv, 0, 1, 0), "balanced: queries turn by their own matrix");
+        if (pass == 2) CHECK(oscar_kv_query_rotation(&kv, 0, 1) == oscar_kv_rotation(&kv, 0, 1, 0), "plain: queries turn by R_k");
+        oscar_kv_free(&kv);
+    }
+    printf("  keys still where queries look, INT2 history: score error %.4f balanced, %.4f not; attention error %.4f, %.4f\n",
+           score_err[0], score_err[1], attn_err[0], attn_err[1]);
+    CHECK(score_err[0] < 0.5 * score_err[1], "the balance should at least halve the score error here: %g vs %g", score_err[0], score_err[1]);
+    CHECK(attn_err[0] < attn_err[1], "and lower the attention error: %g vs %g", attn_err[0], attn_err[1]);
+    /* a rotation file keeps the balance bit for bit (shared and per head) and refuses bad values */
+    for (pass = 0; pass < 2; pass++) {
+        oscar_rotations r;
+        const int L = 2, nh = pass ? Hkv : 1;
+        size_t nb = (size_t)L * nh * d;
+        CHECK(oscar_rotations_alloc(&r, L, d, Hkv, pass) == OSCAR_OK, "%s", r.msg);
+        for (i = 0; i < L * nh; i++) {
+            memcpy(r.k_rot + (size_t)i * d * d, rot.k_rot, sizeof(float) * d * d);
+            memcpy(r.k_eval + (size_t)i * d, rot.k_eval, sizeof(float) * d);
+        }
+        r.composition = OSCAR_COMP_R_H_PBR;
+        CHECK(oscar_rotations_alloc_balance(&r) == OSCAR_OK, "%s", r.msg);
+        for (i = 0; i < (int)nb; i++) r.k_balance[i] = (float)(0.05 + 0.95 * synth_uniform(&rng));
+        if (pass) CHECK(oscar_rotations_alloc_means(&r) == OSCAR_OK && oscar_rotations_alloc_rope_mean(&r, 10000.0) == OSCAR_OK, "%s", r.msg);
+        CHECK(oscar_rotations_save(&r, tmp_path("bal.safetensors")) == OSCAR_OK, "%s", r.msg);
+        CHECK(oscar_rotations_load(&back, tmp_path("bal.safetensors")) == OSCAR_OK, "%s", back.msg);
+        CHECK(back.k_balance && !memcmp(back.k_balance, r.k_balance, nb * sizeof(float)), "balance round trip (per head %d)", pass);
+        CHECK(!pass || (back.k_rope_mean && back.k_mean), "with the means too");
+        oscar_rotations_free(&back);
+        for (j = 0; j < 3; j++) {
+            const float keep = r.k_balance[nb - 2];
+            r.k_balance[nb - 2] = j == 0 ? 0.0f : j == 1 ? 1.25f : NAN;
+            CHECK(oscar_rotations_save(&r, tmp_path("bal.safetensors")) == OSCAR_OK, "%s", r.msg);
+            CHECK(oscar_rotations_load(&back, tmp_path("bal.safetensors")) != OSCAR_OK && strstr(back.msg, "k.balance") && !back.k_rot,
+                  "a balance of %g is refused by name: %s", (double)r.k_balance[nb - 2], back.msg);
+            r.k_balance[nb - 2] = keep;
+        }
+        r.composition = OSCAR_COMP_HADAMARD;
+        CHECK(oscar_rotations_save(&r, tmp_path("bal.safetensors")) == OSCAR_OK, "%s", r.msg);
+        CHECK(oscar_rotations_load(&back, tmp_path("bal.safetensors")) == OSCAR_ERR_FORMAT && strstr(back.msg, "fitted"), "balance on hadamard: %s", back.msg);
+        oscar_rotations_free(&r);
+    }
+    oscar_rotations_free(&rot);
+    free(K); free(V); free(q); free(out); free(kh); free(vh); free(Qd); free(Sq); free(Ck);
+}
+
 /* attention-output error of the four modes on synthetic attention-like data */
 static void test_mode_ordering(void) {
     int d = 128, Hq = 8, Hkv = 2, ncal = 1024, nctx = 1536, nq = 8, mode;
@@ -1534,6 +1748,7 @@ int main(void) {
     RUN(test_jacobi);
     RUN(test_calib);
     RUN(test_fit);
+    RUN(test_balance_math);
     RUN(test_codec_golden);
     RUN(test_codec_random);
     RUN(test_codec_gain);
@@ -1543,6 +1758,7 @@ int main(void) {
     RUN(test_attention);
     RUN(test_cache_center);
     RUN(test_cache_center_rope);
+    RUN(test_cache_balance);
     RUN(test_mode_ordering);
     RUN(test_rotate_q14);
     RUN(test_cache_wht);
