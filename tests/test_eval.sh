@@ -15,6 +15,7 @@
 #  9. `--k-gain` / `--v-gain` (OSCAR_INT2_GAIN): recorded in the JSON, change the INT2 result, not bf16's;
 #     a rotation file made with `calibrate --k-gain` carries it (and its clips) to the cache
 # 10. `longdoc --prefill bf16` (make demo's command)
+# 11. the K balance (`calibrate` / `fit --k-balance`, `--no-k-balance`)
 set -e
 OSCAR=$1
 MODEL=$2
@@ -173,6 +174,38 @@ EOF
 import json, sys
 a, b = [json.load(open(f))["contexts"][0]["modes"] for f in sys.argv[1:]]
 assert a == b and a[1]["kld"] > 0, (a, b)
+EOF
+
+# 11. the K balance: calibrate --k-balance == dump + fit --k-balance; the file's balance is what the
+#     oscar modes use (recorded); --no-k-balance gives the file without it, exactly; all rows in BF16:
+#     bf16's result within BF16 rounding (the query matrix undoes the balance); with an INT2 history
+#     it changes oscar-cr's result and leaves bf16 alone
+for ph in "" "--per-head"; do
+  "$OSCAR" calibrate -m "$MODEL" -f "$TEXT" -c 96 --window 48 --k-balance $ph -t 2 -o "$T/calb.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
+  "$OSCAR" fit --qkv "$T/dump.st" --k-balance $ph -t 2 -o "$T/fitb.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
+  if cmp -s "$T/calb.st" "$T/fitb.st"; then ok "calibrate --k-balance == dump + fit --k-balance ${ph:-(shared)}"; else bad "calibrate --k-balance != dump + fit ${ph:-(shared)}"; fi
+done
+"$OSCAR" info "$T/calb.st" | grep -q "^K balance     layers.{i}.k.balance, smallest s 0\.[0-9]" && ok "info: the file carries a K balance" || bad "info: K balance"
+"$OSCAR" calibrate -m "$MODEL" -f "$TEXT" -c 96 --window 48 --k-balance -t 2 -o "$T/rotb.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
+for nb in "" --no-k-balance; do
+  "$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 0 --kv bf16,oscar-cr --rot "$T/rotb.st" $nb -t 2 --json >"$T/b$nb.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+done
+"$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 192 --score-from 100 --sink 256 --window 64 --kv bf16,oscar-cr --rot "$T/rotb.st" -t 2 --json >"$T/bb.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$PY" - "$T/b.json" "$T/b--no-k-balance.json" "$T/bb.json" <<'EOF' && ok "ppl: the file's K balance used and recorded; all-BF16 rows == bf16 within rounding" || bad "K balance in ppl"
+import json, sys
+b, nb, bb = [json.load(open(f)) for f in sys.argv[1:]]
+assert (b["k_balance"], nb["k_balance"]) == (1, 0), (b["k_balance"], nb["k_balance"])
+mb, mn = [{x["mode"]: x for x in j["contexts"][0]["modes"]} for j in (b, nb)]
+assert mb["bf16"] == mn["bf16"] and mb["oscar-cr"]["kld"] > 0 and mb["oscar-cr"]["kld"] != mn["oscar-cr"]["kld"], (mb, mn)
+m = {x["mode"]: x for x in bb["contexts"][0]["modes"]}
+assert m["oscar-cr"]["kld"] < 2e-3 and m["oscar-cr"]["top1"] >= 0.97, m["oscar-cr"]
+print("  KLD oscar-cr: balanced %.4f, not %.4f; all-BF16 rows balanced %.2g" % (mb["oscar-cr"]["kld"], mn["oscar-cr"]["kld"], m["oscar-cr"]["kld"]))
+EOF
+"$OSCAR" ppl -m "$MODEL" -f "$TEXT" --start 200 -c 160 --score-from 100 --sink 16 --window 0 --kv bf16,oscar-cr --rot "$T/rot.st" -t 2 --json >"$T/bp.json" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$PY" - "$T/b--no-k-balance.json" "$T/bp.json" <<'EOF' && ok "ppl --no-k-balance on the balance file == the file made without it" || bad "--no-k-balance"
+import json, sys
+a, b = [json.load(open(f))["contexts"][0]["modes"] for f in sys.argv[1:]]
+assert a == b, (a, b)
 EOF
 
 # 10. longdoc (make demo): --prefill bf16 leaves bf16's answer as the cache prefill gives it, and the
