@@ -87,21 +87,24 @@ test-eval: model $(BUILD)/oscar
 	sh tests/test_eval.sh ./$(BUILD)/oscar $(MODEL_GGUF) $$( [ -f $(CALIB_TEXT) ] && echo $(CALIB_TEXT) || echo README.md )
 
 # rotations: (re)make the committed rotation files (the first 4,096 tokens of the calibration text):
-# the SPEC's clips, and the same tensors with clips K 0.88 / V 0.88 and the gain encoder on K
+# the SPEC's clips; the same tensors with clips K 0.88 / V 0.88 and the gain encoder on K; and those
+# with the K balance too
 ROT_GAIN := rotations/smollm2-135m-instruct-gain88.safetensors
+ROT_BAL  := rotations/smollm2-135m-instruct-bal88.safetensors
 rotations: model $(BUILD)/oscar
 	./$(BUILD)/oscar calibrate -m $(MODEL_GGUF) -f $(CALIB_TEXT) -c 4096 --window 4096 -o $(ROT_FILE)
 	./$(BUILD)/oscar calibrate -m $(MODEL_GGUF) -f $(CALIB_TEXT) -c 4096 --window 4096 --k-clip 0.88 --v-clip 0.88 --k-gain -o $(ROT_GAIN)
-$(ROT_FILE) $(ROT_GAIN):
+	./$(BUILD)/oscar calibrate -m $(MODEL_GGUF) -f $(CALIB_TEXT) -c 4096 --window 4096 --k-clip 0.88 --v-clip 0.88 --k-gain --k-balance -o $(ROT_BAL)
+$(ROT_FILE) $(ROT_GAIN) $(ROT_BAL):
 	@$(MAKE) --no-print-directory rotations
 
 # demo-model: a long passage of the evaluation text and a question, answered with the bf16 and
 # the oscar cache side by side (make demo runs it). oscar-cr: OSCAR with K centered before RoPE
-# and V centered, with the gain file (RESULTS.md, "The gain encoder": the one configuration that
-# meets the perplexity claim at 1K-8K and bf16's needle rate at 1K, 2K and 8K); the passage is
-# prefilled in bf16 as a serving engine would, and the answer decodes through each cache.
+# and V centered, with the balance file (clips 0.88, gain encoder and K balance; RESULTS.md, "The
+# K balance": the configuration that meets the perplexity, KLD and needle claims at 1K-8K); the
+# passage is prefilled in bf16 as a serving engine would, and the answer decodes through each cache.
 # DEMO_KV=bf16,oscar DEMO_ROT=rotations/smollm2-135m-instruct.safetensors for the SPEC's plain mode.
 DEMO_KV ?= bf16,oscar-cr
-DEMO_ROT ?= $(ROT_GAIN)
+DEMO_ROT ?= $(ROT_BAL)
 demo-model: model $(BUILD)/oscar | $(DEMO_ROT)
 	./$(BUILD)/oscar longdoc -m $(MODEL_GGUF) -f $(EVAL_TEXT) --rot $(DEMO_ROT) --kv $(DEMO_KV) --prefill bf16

@@ -18,10 +18,11 @@ import sys
 
 HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 COLORS = {"bf16": "#444444", "int2-naive": "#d62728", "int2-hadamard": "#ff7f0e", "oscar": "#1f77b4", "kivi2": "#2ca02c", "oscar-c": "#9467bd",
-          "oscar-cr+gain": "#17becf"}
-ORDER = ["bf16", "int2-naive", "int2-hadamard", "kivi2", "oscar", "oscar-c", "oscar-cr+gain"]
+          "oscar-cr+gain": "#17becf", "oscar-cr+gain+bal": "#8c564b"}
+ORDER = ["bf16", "int2-naive", "int2-hadamard", "kivi2", "oscar", "oscar-c", "oscar-cr+gain", "oscar-cr+gain+bal"]
 # runs of other configurations drawn beside the SPEC-clip runs: file, mode in it, name in the plot
-EXTRA = [("gain/ppl_ts.json", "oscar-cr", "oscar-cr+gain")]  # rotations/smollm2-135m-instruct-gain88.safetensors
+EXTRA = [("gain/ppl_ts.json", "oscar-cr", "oscar-cr+gain"),  # rotations/smollm2-135m-instruct-gain88.safetensors
+         ("balance/ppl_ts.json", "oscar-cr", "oscar-cr+gain+bal")]  # rotations/smollm2-135m-instruct-bal88.safetensors
 
 
 def pooled_ppl(files, rename=None):
