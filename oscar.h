@@ -111,7 +111,7 @@
      logits; with OSCAR_CENTER_ROPE it brought the 8K perplexity within 3.8 % of BF16 and found
      the same 8K needles as BF16 (RESULTS.md, "The gain encoder").
 
-   THE K BALANCE (cfg.k_balance, rotations with k_balance; an extension of the SPEC, CPU cache only)
+   THE K BALANCE (cfg.k_balance, rotations with k_balance; an extension of the SPEC; CPU and GPU caches)
      The fitted rotation spreads a key row's INT2 error evenly over the directions, but a query
      weighs the directions by its own covariance Sq = U diag(lambda) U^T, while the keys' spread
      kappa_i along U_i is another matter. With a balance s (one value per column of U, in (0, 1]),
@@ -414,7 +414,8 @@ typedef struct oscar_kv_config {
                           index to be the RoPE position (sequences start at position 0). */
     int k_balance;     /* 1 (INT2 with fitted rotations carrying k_balance): K rows are stored through
                           A = U diag(s) U^T R_k and queries turned by U diag(1/s) U^T R_k (oscar_balance_fit);
-                          scores are unchanged in exact arithmetic. An extension of the SPEC's cache, CPU only. */
+                          scores are unchanged in exact arithmetic. An extension of the SPEC's cache (the GPU
+                          cache has it too: its write path rotates by A, its query kernel by B). */
 } oscar_kv_config;
 
 enum { OSCAR_CENTER_NONE = 0, OSCAR_CENTER_MEAN = 1, OSCAR_CENTER_ROPE = 2 }; /* oscar_kv_config.center */

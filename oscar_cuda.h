@@ -363,6 +363,8 @@ typedef struct oscar_cuda_kv {
     oscar_cu_ptr krot, vrot, vrot_t; /* [L][rot_heads][d][d] fp32 (vrot_t: R_v transposed) or 0 */
     oscar_cu_ptr kfrag, vfrag;       /* dense rotations for the write path: [L][rot_heads] d*d*2 bytes of
                                         int8 MMA B fragments of oscar_rotation_q14 (oscar_append), or 0 */
+    float *h_kbal;                   /* cfg.k_balance, during init: host [2][L][rot_heads][d][d], the rows'
+                                        matrix A (-> kfrag) then the queries' B (-> krot), oscar_balance_matrices */
     oscar_cu_ptr jobs; size_t jobs_cap;  /* device scratch: append jobs */
     oscar_cu_ptr work; size_t work_cap;  /* device scratch: attention partials */
     int *h_jobs; size_t h_jobs_cap;      /* host scratch */
@@ -4310,6 +4312,7 @@ OSCAR_API void oscar_cuda_kv_free(oscar_cuda_kv *kv) {
     OSCAR_CUDA_FREE(kv->refcount);
     OSCAR_CUDA_FREE(kv->free_list);
     OSCAR_CUDA_FREE(kv->h_jobs);
+    OSCAR_CUDA_FREE(kv->h_kbal);
     memset(kv, 0, sizeof *kv);
 }
 
@@ -4421,7 +4424,18 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     }
     if (kv->int2 && kv->cfg.rot) {
         const oscar_rotations *ro = kv->cfg.rot;
-        if ((rc = oscar__kv_upload_rot(kv, &kv->krot, ro->k_rot, 0))) return rc;
+        if (kv->cfg.k_balance) { /* K rows through A = U diag(s) U^T R, queries through U diag(1/s) U^T R (as the CPU cache) */
+            const size_t dd = (size_t)kv->d * kv->d, n = (size_t)kv->L * kv->rot_heads * dd;
+            size_t m;
+            kv->h_kbal = (float *)OSCAR_CUDA_MALLOC(2 * n * sizeof(float));
+            if (!kv->h_kbal) return OSCAR_ERR_NOMEM;
+            for (m = 0; m < n; m += dd)
+                if ((rc = oscar_balance_matrices(kv->h_kbal + m, kv->h_kbal + n + m, ro->k_rot + m, ro->k_eval + m / kv->d, ro->k_balance + m / kv->d, kv->d, ro->composition))) {
+                    snprintf(kv->msg, sizeof kv->msg, "the K balance of rotation matrix %zu: %s (each s must be in (0, 1])", m / dd, oscar_result_string(rc));
+                    return rc;
+                }
+        }
+        if ((rc = oscar__kv_upload_rot(kv, &kv->krot, kv->h_kbal ? kv->h_kbal + (size_t)kv->L * kv->rot_heads * kv->d * kv->d : ro->k_rot, 0))) return rc;
         if ((rc = oscar__kv_upload_rot(kv, &kv->vrot, ro->v_rot, 0))) return rc;
         if ((rc = oscar__kv_upload_rot(kv, &kv->vrot_t, ro->v_rot, 1))) return rc;
     }
@@ -4448,9 +4462,11 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
             int wg = 0;
             if (cu->drv.cuModuleGetGlobal(&sp, &sz, kv->mod_append, "oscar_append_wgmma") != 0 || sz != sizeof(int) || cu->drv.cuMemcpyDtoH(&wg, sp, sizeof(int)) != 0)
                 wg = 0;
-            if ((rc = oscar__kv_upload_frag(kv, &kv->kfrag, kv->cfg.rot->k_rot, wg))) return rc;
+            if ((rc = oscar__kv_upload_frag(kv, &kv->kfrag, kv->h_kbal ? kv->h_kbal : kv->cfg.rot->k_rot, wg))) return rc;
             if ((rc = oscar__kv_upload_frag(kv, &kv->vfrag, kv->cfg.rot->v_rot, wg))) return rc;
         }
+        OSCAR_CUDA_FREE(kv->h_kbal);
+        kv->h_kbal = NULL;
         kv->fn_append_wht = NULL;
         if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));
@@ -4498,10 +4514,6 @@ OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_
     }
     if (c.k_gain || c.v_gain) {
         snprintf(kv->msg, sizeof kv->msg, "the GPU write path has no gain encoder (oscar_kv_config.k_gain / v_gain are CPU-only)");
-        return OSCAR_ERR_INVALID_ARG;
-    }
-    if (c.k_balance) {
-        snprintf(kv->msg, sizeof kv->msg, "the GPU cache has no K balance (oscar_kv_config.k_balance is CPU-only)");
         return OSCAR_ERR_INVALID_ARG;
     }
     d = c.head_dim;

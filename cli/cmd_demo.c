@@ -21,8 +21,9 @@ static void mode_config(oscar_kv_config *cfg, int mode, const oscar_rotations *f
 }
 
 /* a one-layer cache of `ctx` tokens in a mode, with one sequence; prints the error */
-/* center: the cache's oscar_kv_config.center (the fitted rotations must carry the means it needs) */
-static int mode_cache(oscar_kv *kv, int *seq, int mode, int center, int gain, int Hkv, int d, int ctx, const oscar_rotations *fitted, const oscar_rotations *hadamard) {
+/* center: the cache's oscar_kv_config.center (the fitted rotations must carry the means it needs);
+   ext: 1 the gain file's encoder, 2 also the K balance (the fitted rotations must carry one) */
+static int mode_cache(oscar_kv *kv, int *seq, int mode, int center, int ext, int Hkv, int d, int ctx, const oscar_rotations *fitted, const oscar_rotations *hadamard) {
     oscar_kv_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.n_layers = 1;
@@ -32,9 +33,10 @@ static int mode_cache(oscar_kv *kv, int *seq, int mode, int center, int gain, in
     cfg.max_seqs = 1;
     mode_config(&cfg, mode, fitted, hadamard);
     cfg.center = center;
-    if (gain) { /* the gain file's encoder: clips 0.88 / 0.88, OSCAR_INT2_GAIN on K */
+    if (ext) { /* the gain file's encoder: clips 0.88 / 0.88, OSCAR_INT2_GAIN on K */
         cfg.k_clip = cfg.v_clip = 0.88f;
         cfg.k_gain = 1;
+        cfg.k_balance = ext >= 2;
     }
     if (oscar_kv_init(kv, &cfg) != OSCAR_OK || oscar_kv_seq_create(kv, seq) != OSCAR_OK) {
         fprintf(stderr, "oscar: %s\n", kv->msg);
@@ -251,6 +253,11 @@ int oscar_cli_bench(int argc, char **argv) {
         bench_fill(rot.k_mean, (size_t)Hkv, d, &r);
         bench_fill(rot.v_mean, (size_t)Hkv, d, &r);
         bench_fill(rot.k_rope_mean, (size_t)Hkv, d, &r);
+        if (oscar_rotations_alloc_balance(&rot) != OSCAR_OK) { /* a K balance in [1/4, 1]: its values do not change the cost either */
+            fprintf(stderr, "oscar bench: %s\n", rot.msg);
+            return 1;
+        }
+        for (i = 0; i < d; i++) rot.k_balance[i] = (float)(0.25 + 0.75 * (double)((i * 37) % d) / (d - 1));
         free(bd.q);
         free(bd.k);
         free(bd.v);
@@ -263,11 +270,11 @@ int oscar_cli_bench(int argc, char **argv) {
             bench_fill(k, (size_t)ctx * Hkv, d, &r);
             bench_fill(v, (size_t)ctx * Hkv, d, &r);
             bench_fill(q, (size_t)Hq, d, &r);
-            for (mode = 0; mode < 6; mode += mode ? 1 : 3) { /* bf16, oscar, oscar-cr (4: oscar with OSCAR_CENTER_ROPE), 5: oscar-cr with the gain encoder */
+            for (mode = 0; mode < 7; mode += mode ? 1 : 3) { /* bf16, oscar, oscar-cr (4: oscar with OSCAR_CENTER_ROPE), 5: oscar-cr with the gain encoder, 6: and the K balance */
                 oscar_kv kv;
                 int seq = 0;
                 double fill;
-                if (mode_cache(&kv, &seq, mode >= 4 ? 3 : mode, mode >= 4 ? OSCAR_CENTER_ROPE : 0, mode == 5, Hkv, d, ctx, &rot, NULL) != 0) return 1;
+                if (mode_cache(&kv, &seq, mode >= 4 ? 3 : mode, mode >= 4 ? OSCAR_CENTER_ROPE : 0, mode >= 5 ? mode - 4 : 0, Hkv, d, ctx, &rot, NULL) != 0) return 1;
                 t0 = cli_now();
                 if (oscar_kv_append(&kv, seq, 0, k, v, ctx) != OSCAR_OK) { fprintf(stderr, "oscar bench: %s\n", kv.msg); return 1; }
                 fill = cli_now() - t0;
@@ -277,7 +284,7 @@ int oscar_cli_bench(int argc, char **argv) {
                 c0 = clock();
                 for (i = 0; i < reps; i++) oscar_kv_attend(&kv, seq, 0, o, q, Hq, 0.0f);
                 dt = (cli_now() - t0) / reps;
-                printf("  %-8d %-8s %14.2f %14.2f %16.1f %12.2f\n", ctx, mode == 5 ? "cr+gain" : mode == 4 ? "oscar-cr" : mode_names[mode], dt * 1e3, (double)(clock() - c0) / CLOCKS_PER_SEC / reps * 1e3, dt * 1e3 * 36, fill);
+                printf("  %-8d %-8s %14.2f %14.2f %16.1f %12.2f\n", ctx, mode == 6 ? "cr+g+bal" : mode == 5 ? "cr+gain" : mode == 4 ? "oscar-cr" : mode_names[mode], dt * 1e3, (double)(clock() - c0) / CLOCKS_PER_SEC / reps * 1e3, dt * 1e3 * 36, fill);
                 oscar_kv_free(&kv);
             }
             free(k); free(v); free(q); free(o);

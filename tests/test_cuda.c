@@ -305,7 +305,8 @@ static int test_compile(void) {
 typedef struct tcase {
     const char *name;
     int d, g, Hkv, G, int2, L;
-    int rot;      /* 0 none, 1 hadamard, 2 random orthogonal (shared), 3 random per head, 4 fitted r_h_pbr */
+    int rot;      /* 0 none, 1 hadamard, 2 random orthogonal (shared), 3 random per head, 4 fitted r_h_pbr,
+                     5 fitted r_h_pbr with a K balance (cfg.k_balance) */
     int absorb_v;
     int sink, window, page; /* 0: defaults (as oscar_kv_config) */
     int n_seqs;
@@ -345,7 +346,7 @@ static int make_rotations(oscar_rotations *r, const tcase *tc) {
     for (l = 0; l < tc->L; l++)
         for (h = 0; h < nh; h++) {
             float *rk = oscar_rotations_k(r, l, h), *rv = oscar_rotations_v(r, l, h);
-            if (tc->rot == 4) {
+            if (tc->rot >= 4) {
                 double *S = (double *)malloc(sizeof(double) * (size_t)tc->d * tc->d), *A = (double *)malloc(sizeof(double) * (size_t)tc->d * tc->d);
                 int i, j, k, d = tc->d;
                 for (i = 0; i < d * d; i++) A[i] = rnd_normal() * (1.0 + 4.0 * (i % d == 3));
@@ -355,7 +356,7 @@ static int make_rotations(oscar_rotations *r, const tcase *tc) {
                         for (k = 0; k < d; k++) s += A[i * d + k] * A[j * d + k];
                         S[i * d + j] = S[j * d + i] = s / d;
                     }
-                rc = oscar_rotation_fit(rk, NULL, S, d, OSCAR_COMP_R_H_PBR);
+                rc = oscar_rotation_fit(rk, r->k_eval + ((size_t)l * nh + h) * d, S, d, OSCAR_COMP_R_H_PBR);
                 if (!rc) rc = oscar_rotation_fit(rv, NULL, S, d, OSCAR_COMP_R_H_PBR);
                 free(S);
                 free(A);
@@ -365,6 +366,12 @@ static int make_rotations(oscar_rotations *r, const tcase *tc) {
                 random_orthogonal(rv, tc->d);
             }
         }
+    if (tc->rot >= 4) r->composition = OSCAR_COMP_R_H_PBR;
+    if (tc->rot == 5) { /* a K balance s in [0.2, 1] per column of U */
+        size_t i, n = (size_t)tc->L * nh * tc->d;
+        if ((rc = oscar_rotations_alloc_balance(r)) != OSCAR_OK) return rc;
+        for (i = 0; i < n; i++) r->k_balance[i] = (float)(0.2 + 0.8 * rnd_unif());
+    }
     return OSCAR_OK;
 }
 
@@ -656,6 +663,7 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
         }
         hs.have_rot = 1;
         cfg.rot = &hs.rot;
+        cfg.k_balance = tc->rot == 5;
     }
     hs.gen.d = tc->d;
     hs.gen.Hkv = tc->Hkv;
@@ -1064,7 +1072,7 @@ static void test_device_oom(oscar_cuda *cu) {
         rc = oscar_cuda_kv_init(&kv, cu, &cfg);
         CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "k_gain") != NULL, "k_gain on the GPU: %d %s", rc, kv.msg);
         oscar_cuda_kv_free(&kv);
-        memset(&cfg, 0, sizeof cfg); /* the K balance: CPU only */
+        memset(&cfg, 0, sizeof cfg); /* the K balance without one in the rotations (the shared check) */
         cfg.n_layers = 2, cfg.n_kv_heads = 2, cfg.head_dim = 64, cfg.mode = OSCAR_KV_INT2, cfg.k_balance = 1;
         rc = oscar_cuda_kv_init(&kv, cu, &cfg);
         CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "k_balance") != NULL, "k_balance on the GPU: %d %s", rc, kv.msg);
@@ -1298,6 +1306,8 @@ static void test_gpu(int quick) {
             tcase t2 = {"long", 128, 128, 2, 4, 0, 1, 0, 0, 0, 0, 0, 2, {4097, 32768}, 0};
             tcase t3 = {"long", 256, 32, 1, 8, 1, 1, 1, 0, 0, 0, 0, 2, {4097, 5000}, 0};
             tcase t4 = {"long", 64, 64, 3, 3, 1, 1, 4, 1, 0, 0, 0, 1, {4097}, 0};
+            tcase b1 = {"balance", 64, 64, 3, 3, 1, 2, 5, 0, 0, 0, 0, 3, {4097, 700, 65}, 1};
+            tcase b2 = {"balance", 128, 128, 2, 4, 1, 2, 5, 1, 0, 0, 0, 2, {1000, 321}, 0};
             tcase f1 = {"fork", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 2, {1000, 70}, 1};
             tcase f2 = {"fork", 64, 64, 2, 3, 0, 2, 0, 0, 0, 0, 0, 2, {333, 5}, 1};
             tcase p1 = {"layout", 128, 32, 2, 4, 1, 2, 1, 0, OSCAR_NONE, OSCAR_NONE, 16, 4, {1, 15, 16, 300}, 1};
@@ -1313,6 +1323,8 @@ static void test_gpu(int quick) {
             cases[n++] = t2;
             cases[n++] = t3;
             cases[n++] = t4;
+            cases[n++] = b1;
+            cases[n++] = b2;
             cases[n++] = f1;
             cases[n++] = f2;
             cases[n++] = p1;
