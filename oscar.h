@@ -486,7 +486,9 @@ OSCAR_API int oscar_kv_seq_length(const oscar_kv *kv, int seq, int layer);
 OSCAR_API int oscar_kv_append(oscar_kv *kv, int seq, int layer, const float *k, const float *v, int n);
 /* token counts of the three segments for (seq, layer) */
 OSCAR_API int oscar_kv_segments(const oscar_kv *kv, int seq, int layer, int *n_sink, int *n_hist, int *n_recent);
-/* k, v: [d] the stored row at position pos, in the rotated basis, dequantised (either may be NULL) */
+/* k, v: [d] the stored row at position pos, in the rotated basis, dequantised (either may be NULL);
+   with cfg.k_balance K rows are in the basis of A = U diag(s) U^T R_k, which a query meets after
+   oscar_kv_query_rotation */
 OSCAR_API int oscar_kv_read_row(const oscar_kv *kv, int seq, int layer, int kv_head, int pos, float *k, float *v);
 OSCAR_API int oscar_kv_memory_usage(const oscar_kv *kv, int seq, oscar_kv_memory *m);
 OSCAR_API const int *oscar_kv_block_table(const oscar_kv *kv, int seq, int *n_pages);
@@ -1593,12 +1595,13 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
                 return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for the K balance");
             }
             kv->wht = 0;
-            for (m = 0; m < n && brc == OSCAR_OK; m += dd)
+            for (m = 0; m < n; m += dd) {
                 brc = oscar_balance_matrices(kv->k_rot + m, kv->k_qrot + m, r->k_rot + m, r->k_eval + m / d, r->k_balance + m / d, d, r->composition);
-            if (brc != OSCAR_OK || !oscar__finite_f32(kv->k_qrot, n)) {
-                oscar_kv_free(kv);
-                return oscar__fail(kv->msg, brc == OSCAR_OK ? OSCAR_ERR_NONFINITE : brc, "kv_init: the K balance of rotation matrix %zu: %s (each s must be in (0, 1])",
-                                   m / dd - 1, oscar_result_string(brc == OSCAR_OK ? OSCAR_ERR_NONFINITE : brc));
+                if (brc == OSCAR_OK && (!oscar__finite_f32(kv->k_rot + m, dd) || !oscar__finite_f32(kv->k_qrot + m, dd))) brc = OSCAR_ERR_NONFINITE;
+                if (brc != OSCAR_OK) {
+                    oscar_kv_free(kv);
+                    return oscar__fail(kv->msg, brc, "kv_init: the K balance of rotation matrix %zu: %s (each s must be in (0, 1], the rotation fitted)", m / dd, oscar_result_string(brc));
+                }
             }
         }
         if (!kv->wht) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# tools/issue6/balance.py - a lead, measured offline only (RESULTS.md, "Prompts prefilled in bf16"): a diagonal
+# tools/issue6/balance.py - measured offline before the K balance was built (oscar_balance_fit, RESULTS.md "The K balance"): a diagonal
 # balance s between the query covariance's eigenbasis U and the Hadamard H. K rows (centered before RoPE)
 # are stored as k U diag(s) H, queries turned by U diag(1/s) H, so scores are exact in exact arithmetic while
 # the INT2 error (isotropic after H) is weighted by the query's energy per direction: s_i^2 ~ (lambda_i /
