@@ -339,6 +339,9 @@ OSCAR_API int oscar_rotations_alloc_means(oscar_rotations *r);
 OSCAR_API int oscar_rotations_alloc_rope_mean(oscar_rotations *r, double rope_base);
 /* Allocates r->k_balance (all ones: no balance) if it is not there yet. */
 OSCAR_API int oscar_rotations_alloc_balance(oscar_rotations *r);
+/* A, B: [n_layers][nh][d][d] <- oscar_balance_matrices of every K rotation of r (rows' and queries'
+   matrices), each checked finite; on error *bad (if not NULL) is the failing matrix's index. */
+OSCAR_API int oscar_rotations_balance_matrices(const oscar_rotations *r, float *A, float *B, size_t *bad);
 /* Fill every layer/head with a data-free composition (hadamard or identity). */
 OSCAR_API int oscar_rotations_set_fixed(oscar_rotations *r, int comp);
 /* 1 if every K and V matrix of r is, bit for bit, the normalised Sylvester Hadamard matrix of
@@ -1585,23 +1588,18 @@ OSCAR_DEF int oscar_kv_init(oscar_kv *kv, const oscar_kv_config *cfg_in) {
         }
         memcpy(kv->k_rot, r->k_rot, n * sizeof(float));
         memcpy(kv->v_rot, r->v_rot, n * sizeof(float));
-        kv->wht = oscar_rotations_is_hadamard(r);
+        kv->wht = !c.k_balance && oscar_rotations_is_hadamard(r); /* (balanced K rows go through A, never H) */
         if (c.k_balance) { /* rows through A = U diag(s) U^T R, queries through U diag(1/s) U^T R */
-            size_t m;
-            int brc = OSCAR_OK;
+            size_t m = 0;
+            int brc;
             kv->k_qrot = (float *)oscar__calloc(n, sizeof(float));
             if (!kv->k_qrot) {
                 oscar_kv_free(kv);
                 return oscar__fail(kv->msg, OSCAR_ERR_NOMEM, "kv_init: out of memory for the K balance");
             }
-            kv->wht = 0;
-            for (m = 0; m < n; m += dd) {
-                brc = oscar_balance_matrices(kv->k_rot + m, kv->k_qrot + m, r->k_rot + m, r->k_eval + m / d, r->k_balance + m / d, d, r->composition);
-                if (brc == OSCAR_OK && (!oscar__finite_f32(kv->k_rot + m, dd) || !oscar__finite_f32(kv->k_qrot + m, dd))) brc = OSCAR_ERR_NONFINITE;
-                if (brc != OSCAR_OK) {
-                    oscar_kv_free(kv);
-                    return oscar__fail(kv->msg, brc, "kv_init: the K balance of rotation matrix %zu: %s (each s must be in (0, 1], the rotation fitted)", m / dd, oscar_result_string(brc));
-                }
+            if ((brc = oscar_rotations_balance_matrices(r, kv->k_rot, kv->k_qrot, &m)) != OSCAR_OK) {
+                oscar_kv_free(kv);
+                return oscar__fail(kv->msg, brc, "kv_init: the K balance of rotation matrix %zu: %s (each s must be in (0, 1], the rotation fitted)", m, oscar_result_string(brc));
             }
         }
         if (!kv->wht) {
@@ -2975,6 +2973,22 @@ OSCAR_DEF int oscar_rotations_alloc_balance(oscar_rotations *r) {
     return OSCAR_OK;
 }
 
+OSCAR_DEF int oscar_rotations_balance_matrices(const oscar_rotations *r, float *A, float *B, size_t *bad) {
+    size_t n, dd, m;
+    int rc = OSCAR_OK;
+    if (!r || !A || !B) return OSCAR_ERR_NULL;
+    if (!r->k_rot || !r->k_eval || !r->k_balance) return OSCAR_ERR_STATE;
+    dd = (size_t)r->head_dim * r->head_dim;
+    n = (size_t)r->n_layers * (r->per_head ? r->n_kv_heads : 1) * dd;
+    for (m = 0; m < n && rc == OSCAR_OK; m += dd) {
+        const size_t v = m / r->head_dim; /* the matrix's [d] vectors of eigenvalues and balance */
+        rc = oscar_balance_matrices(A + m, B + m, r->k_rot + m, r->k_eval + v, r->k_balance + v, r->head_dim, r->composition);
+        if (rc == OSCAR_OK && (!oscar__finite_f32(A + m, dd) || !oscar__finite_f32(B + m, dd))) rc = OSCAR_ERR_NONFINITE;
+        if (rc != OSCAR_OK && bad) *bad = m / dd;
+    }
+    return rc;
+}
+
 OSCAR_DEF int oscar_rotations_alloc_rope_mean(oscar_rotations *r, double rope_base) {
     if (!r) return OSCAR_ERR_NULL;
     if (!r->k_rot) return oscar__fail(r->msg, OSCAR_ERR_STATE, "rotations: not allocated");
@@ -3147,6 +3161,26 @@ static int oscar__meta_float(const oscar_st *st, const char *key, float *out, ch
     return OSCAR_OK;
 }
 
+/* reads the F32 tensor `name` of a rotation file into dst (finite), after checking that it is there,
+   F32 and of shape want[0..nd) */
+static int oscar__rot_read(oscar_rotations *r, oscar_st *st, const char *name, int nd, const int64_t *want, float *dst) {
+    const oscar_st_tensor *t = oscar_st_find(st, name);
+    int i, ok, rc;
+    if (!t) return oscar__fail(r->msg, OSCAR_ERR_NOT_FOUND, "%s: tensor '%s' is missing", st->name, name);
+    if (t->dtype != OSCAR_F32) return oscar__fail(r->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' is %s, expected F32", st->name, name, oscar_dtype_name(t->dtype));
+    for (ok = t->ndim == nd, i = 0; ok && i < nd; i++) ok = t->shape[i] == want[i];
+    if (!ok) {
+        char got[64], exp[64];
+        int at = 0;
+        for (i = 0; i < t->ndim && at < 48; i++) at += snprintf(got + at, sizeof got - at, "%s%lld", i ? ", " : "", (long long)t->shape[i]);
+        for (at = 0, i = 0; i < nd && at < 48; i++) at += snprintf(exp + at, sizeof exp - at, "%s%lld", i ? ", " : "", (long long)want[i]);
+        if (!t->ndim) got[0] = 0;
+        return oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' has dims [%s], expected [%s]", st->name, name, got, exp);
+    }
+    if ((rc = oscar_st_read_f32(st, t, dst, 1)) != OSCAR_OK) memcpy(r->msg, st->msg, OSCAR_MSG_SIZE);
+    return rc;
+}
+
 static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
     int rc, d, L, Hkv, per_head, comp, group, l, kind, nh, has_means, has_rope, has_bal;
     float kc, vc;
@@ -3192,20 +3226,12 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
         for (kind = 0; kind < 4; kind++) {
             int is_v = kind >= 2, is_eval = kind & 1, nd = 0, i;
             int64_t want[3];
-            const oscar_st_tensor *t;
-            float *dst;
+            float *dst = is_eval ? (is_v ? r->v_eval : r->k_eval) + (size_t)l * nh * d : (is_v ? r->v_rot : r->k_rot) + (size_t)l * nh * d * d;
             snprintf(name, sizeof name, "layers.%d.%s.%s", l, is_v ? "v" : "k", is_eval ? "eigenvalues" : "rotation");
-            t = oscar_st_find(st, name);
-            if (!t) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_FOUND, "%s: tensor '%s' is missing", st->name, name); goto fail; }
-            if (t->dtype != OSCAR_F32) { rc = oscar__fail(r->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' is %s, expected F32", st->name, name, oscar_dtype_name(t->dtype)); goto fail; }
             if (per_head) want[nd++] = Hkv;
             want[nd++] = d;
             if (!is_eval) want[nd++] = d;
-            if (t->ndim != nd) { rc = oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' has %d dims, expected %d", st->name, name, t->ndim, nd); goto fail; }
-            for (i = 0; i < nd; i++)
-                if (t->shape[i] != want[i]) { rc = oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' dim %d is %lld, expected %lld", st->name, name, i, (long long)t->shape[i], (long long)want[i]); goto fail; }
-            dst = is_eval ? (is_v ? r->v_eval : r->k_eval) + (size_t)l * nh * d : (is_v ? r->v_rot : r->k_rot) + (size_t)l * nh * d * d;
-            if ((rc = oscar_st_read_f32(st, t, dst, 1)) != OSCAR_OK) { memcpy(r->msg, st->msg, OSCAR_MSG_SIZE); goto fail; }
+            if ((rc = oscar__rot_read(r, st, name, nd, want, dst)) != OSCAR_OK) goto fail;
             if (!is_eval)
                 for (i = 0; i < nh; i++) {
                     double e = oscar_rotation_orth_error(dst + (size_t)i * d * d, d);
@@ -3227,17 +3253,10 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
         }
         for (l = 0; l < L; l++)
             for (kind = 0; kind < nm; kind++) {
-                const oscar_st_tensor *t;
+                const int64_t want[2] = {Hkv, d};
                 float *dst = (kind == 2 ? r->k_rope_mean : (kind ? r->v_mean : r->k_mean)) + (size_t)l * Hkv * d;
                 snprintf(name, sizeof name, "layers.%d.%s", l, kind == 2 ? "k.rope_mean" : (kind ? "v.mean" : "k.mean"));
-                t = oscar_st_find(st, name);
-                if (!t) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_FOUND, "%s: tensor '%s' is missing", st->name, name); goto fail; }
-                if (t->dtype != OSCAR_F32) { rc = oscar__fail(r->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' is %s, expected F32", st->name, name, oscar_dtype_name(t->dtype)); goto fail; }
-                if (t->ndim != 2 || t->shape[0] != Hkv || t->shape[1] != d) {
-                    rc = oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' is not [%d, %d]", st->name, name, Hkv, d);
-                    goto fail;
-                }
-                if ((rc = oscar_st_read_f32(st, t, dst, 1)) != OSCAR_OK) { memcpy(r->msg, st->msg, OSCAR_MSG_SIZE); goto fail; }
+                if ((rc = oscar__rot_read(r, st, name, 2, want, dst)) != OSCAR_OK) goto fail;
             }
     }
     if (has_bal) { /* the optional K balance, [d] or [Hkv][d] per layer, each value in (0, 1] */
@@ -3247,19 +3266,11 @@ static int oscar__rotations_from_st(oscar_rotations *r, oscar_st *st) {
         }
         if ((rc = oscar_rotations_alloc_balance(r)) != OSCAR_OK) goto fail;
         for (l = 0; l < L; l++) {
-            const oscar_st_tensor *t;
+            const int64_t want[2] = {per_head ? Hkv : d, d}; /* [Hkv, d] or [d] */
             float *dst = r->k_balance + (size_t)l * nh * d;
             int i;
             snprintf(name, sizeof name, "layers.%d.k.balance", l);
-            t = oscar_st_find(st, name);
-            if (!t) { rc = oscar__fail(r->msg, OSCAR_ERR_NOT_FOUND, "%s: tensor '%s' is missing", st->name, name); goto fail; }
-            if (t->dtype != OSCAR_F32) { rc = oscar__fail(r->msg, OSCAR_ERR_DTYPE, "%s: tensor '%s' is %s, expected F32", st->name, name, oscar_dtype_name(t->dtype)); goto fail; }
-            if (t->ndim != (per_head ? 2 : 1) || (per_head && t->shape[0] != Hkv) || t->shape[t->ndim - 1] != d) {
-                rc = per_head ? oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' is not [%d, %d]", st->name, name, Hkv, d)
-                              : oscar__fail(r->msg, OSCAR_ERR_SHAPE, "%s: tensor '%s' is not [%d]", st->name, name, d);
-                goto fail;
-            }
-            if ((rc = oscar_st_read_f32(st, t, dst, 1)) != OSCAR_OK) { memcpy(r->msg, st->msg, OSCAR_MSG_SIZE); goto fail; }
+            if ((rc = oscar__rot_read(r, st, name, per_head ? 2 : 1, want, dst)) != OSCAR_OK) goto fail;
             for (i = 0; i < nh * d; i++)
                 if (!(dst[i] > 0.0f && dst[i] <= 1.0f)) {
                     rc = oscar__fail(r->msg, OSCAR_ERR_RANGE, "%s: tensor '%s' value %d is %g, outside (0, 1]", st->name, name, i, (double)dst[i]);

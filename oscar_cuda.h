@@ -4425,15 +4425,14 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     if (kv->int2 && kv->cfg.rot) {
         const oscar_rotations *ro = kv->cfg.rot;
         if (kv->cfg.k_balance) { /* K rows through A = U diag(s) U^T R, queries through U diag(1/s) U^T R (as the CPU cache) */
-            const size_t dd = (size_t)kv->d * kv->d, n = (size_t)kv->L * kv->rot_heads * dd;
-            size_t m;
+            const size_t n = (size_t)kv->L * kv->rot_heads * kv->d * kv->d;
+            size_t m = 0;
             kv->h_kbal = (float *)OSCAR_CUDA_MALLOC(2 * n * sizeof(float));
             if (!kv->h_kbal) return OSCAR_ERR_NOMEM;
-            for (m = 0; m < n; m += dd)
-                if ((rc = oscar_balance_matrices(kv->h_kbal + m, kv->h_kbal + n + m, ro->k_rot + m, ro->k_eval + m / kv->d, ro->k_balance + m / kv->d, kv->d, ro->composition))) {
-                    snprintf(kv->msg, sizeof kv->msg, "the K balance of rotation matrix %zu: %s (each s must be in (0, 1])", m / dd, oscar_result_string(rc));
-                    return rc;
-                }
+            if ((rc = oscar_rotations_balance_matrices(ro, kv->h_kbal, kv->h_kbal + n, &m)) != OSCAR_OK) {
+                snprintf(kv->msg, sizeof kv->msg, "the K balance of rotation matrix %zu: %s (each s must be in (0, 1], the rotation fitted)", m, oscar_result_string(rc));
+                return rc;
+            }
         }
         if ((rc = oscar__kv_upload_rot(kv, &kv->krot, kv->h_kbal ? kv->h_kbal + (size_t)kv->L * kv->rot_heads * kv->d * kv->d : ro->k_rot, 0))) return rc;
         if ((rc = oscar__kv_upload_rot(kv, &kv->vrot, ro->v_rot, 0))) return rc;
@@ -4552,7 +4551,7 @@ OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_
             return OSCAR_ERR_SHAPE;
         }
         kv->rot_heads = ro->per_head ? kv->Hkv : 1;
-        kv->wht = oscar_rotations_is_hadamard(ro); /* rows rotated by the fast transform, as the CPU cache does */
+        kv->wht = !c.k_balance && oscar_rotations_is_hadamard(ro); /* rows rotated by the fast transform, as the CPU cache does */
     }
     kv->refcount = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * (size_t)kv->max_pages);
     kv->free_list = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * (size_t)kv->max_pages);

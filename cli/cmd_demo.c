@@ -194,7 +194,8 @@ int oscar_cli_bench(int argc, char **argv) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: oscar bench [-t THREADS]       CPU: Jacobi d=128, fitting a 36-layer Hq 32 / Hkv 8 / d 128 model\n"
                    "                                      from 8K tokens, decode attention at 8K and 32K (bf16, oscar, oscar-cr,\n"
-                   "                                      oscar-cr with the gain encoder; fill: appending the context)\n"
+                   "                                      oscar-cr with the gain encoder, and with the K balance too;\n"
+                   "                                      fill: appending the context)\n"
                    "       oscar bench --gpu [options]    GPU decode attention and copy bandwidth (see --gpu --help)\n");
             return 0;
         }

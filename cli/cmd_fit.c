@@ -159,6 +159,11 @@ int cli_fit_layers(oscar_rotations *out, int n_layers, int d, int Hq, int Hkv, i
         return -1;
     }
     out->composition = comp;
+    if (k_balance && (comp == OSCAR_COMP_HADAMARD || comp == OSCAR_COMP_IDENTITY)) {
+        fprintf(stderr, "oscar: --k-balance needs a fitted composition (r_h_pbr or plain), not %s\n", oscar_composition_name(comp));
+        oscar_rotations_free(out);
+        return -1;
+    }
     if (comp == OSCAR_COMP_HADAMARD || comp == OSCAR_COMP_IDENTITY) return oscar_rotations_set_fixed(out, comp) == OSCAR_OK ? 0 : -1;
     if (oscar_rotations_alloc_means(out) != OSCAR_OK || (rope_base > 0.0 && oscar_rotations_alloc_rope_mean(out, rope_base) != OSCAR_OK)) {
         fprintf(stderr, "oscar: %s\n", out->msg);

@@ -185,6 +185,8 @@ for ph in "" "--per-head"; do
   "$OSCAR" fit --qkv "$T/dump.st" --k-balance $ph -t 2 -o "$T/fitb.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
   if cmp -s "$T/calb.st" "$T/fitb.st"; then ok "calibrate --k-balance == dump + fit --k-balance ${ph:-(shared)}"; else bad "calibrate --k-balance != dump + fit ${ph:-(shared)}"; fi
 done
+if "$OSCAR" fit --qkv "$T/dump.st" --k-balance --composition hadamard -t 2 -o "$T/fith.st" 2>"$T/log"; then bad "fit --k-balance with a data-free composition runs"
+else grep -q "k-balance needs a fitted composition" "$T/log" && ok "fit --k-balance with hadamard: refused by name" || { cat "$T/log"; bad "fit --k-balance hadamard message"; }; fi
 "$OSCAR" info "$T/calb.st" | grep -q "^K balance     layers.{i}.k.balance, smallest s 0\.[0-9]" && ok "info: the file carries a K balance" || bad "info: K balance"
 "$OSCAR" calibrate -m "$MODEL" -f "$TEXT" -c 96 --window 48 --k-balance -t 2 -o "$T/rotb.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
 for nb in "" --no-k-balance; do

@@ -1189,6 +1189,12 @@ static void test_cache_balance(void) {
     cfg.k_balance = 1;
     CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "fitted"), "k_balance with a data-free composition: %s", kv.msg);
     rot.composition = OSCAR_COMP_R_H_PBR;
+    {   /* a balance the reader accepts (> 0) but whose inverse overflows fp32: refused by the cache, by matrix */
+        const float keep = rot.k_balance[5];
+        rot.k_balance[5] = 1e-45f;
+        CHECK(oscar_kv_init(&kv, &cfg) == OSCAR_ERR_NONFINITE && strstr(kv.msg, "matrix 0"), "a subnormal balance: %s", kv.msg);
+        rot.k_balance[5] = keep;
+    }
     /* pass 0: all BF16 (sink N), balanced: attention over the original rows; 1, 2: INT2 history balanced / not */
     for (pass = 0; pass < 3; pass++) {
         int seq = 0, qi, ns, nh;
