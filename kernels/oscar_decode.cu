@@ -79,6 +79,11 @@ static __device__ __forceinline__ unsigned long long oscar_gtime(void) {
 #define GS OSCAR_GS
 #define TB OSCAR_TB
 #define TH OSCAR_TH
+#ifdef OSCAR_P
+#define PP OSCAR_P // the page size the module was compiled for (the host launches it for caches of that page size only)
+#else
+#define PP p.P
+#endif
 #define NT 128
 #define NGR (D / GS)
 
@@ -1004,23 +1009,40 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     oscar_u8 *wst = smem + warp * WNS * W_STG;
 
     // ---- staging of one unit by this warp ----
+#if OSCAR_INT2
+    // An INT2 unit's copies: every per-lane offset is fixed for the warp (the unit's page base
+    // changes, and with it only one 64-bit add per kind of chunk; the page size is a compile-time
+    // constant, so no division either): K codes, V codes (rows padded in shared memory: row t at
+    // (t + t / 4) * WRB), then the K and V scales
+    const oscar_u8 *hpool = (const oscar_u8 *)p.pool + ((size_t)p.layer * p.max_pages * p.Hkv + j) * (size_t)p.head_page_bytes;
+    const size_t hpage = (size_t)p.Hkv * (size_t)p.head_page_bytes;
+    // (the lane number from %laneid, which the compiler cannot bound: with tid & 31 it turns
+    // lane * 16 + 512 k into an or, and then cannot fold the 512 k into the copies' addresses)
+    int w_lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(w_lane));
+    const oscar_u32 w_vrow = (oscar_u32)(w_lane / (WRB / 16)), w_vo = (oscar_u32)(w_lane % (WRB / 16)) * 16;
+    const oscar_u32 w_vdst = W_I2_V + (w_vrow + (w_vrow >> 2)) * WRB + w_vo; // + 32 / (WRB / 16) rows per step
+#define W_NCK (TH * WRB / 16) // 16-byte chunks of a unit's K (or V) codes
+#define W_NSC (TH * NGR / 4) // 16-byte chunks of a unit's K (or V) scales
+#endif
     auto issue = [&](int u, oscar_u8 *st) {
 #if OSCAR_INT2
         if (u >= tsu && u < tsu + thu) {
-            const int tok0 = (u - tsu) * TH, r0 = tok0 % p.P;
-            const int page = bt[tok0 / p.P];
-            const oscar_u8 *base = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + j) * (size_t)p.head_page_bytes;
-            const size_t vofs = (size_t)p.P * (WRB + NGR * 4);
+            const int tok0 = (u - tsu) * TH, r0 = tok0 % PP;
+            const oscar_u8 *base = hpool + (size_t)bt[tok0 / PP] * hpage;
+            const oscar_u8 *kb = base + r0 * WRB + w_lane * 16, *vb = kb + PP * (WRB + NGR * 4);
 #pragma unroll
-            for (int c = lane; c < TH * WRB / 16; c += 32) oscar_cp_async16(st + c * 16, base + (size_t)r0 * WRB + c * 16);
+            for (int k = 0; k < (W_NCK + 31) / 32; k++)
+                if (W_NCK % 32 == 0 || w_lane + 32 * k < W_NCK) oscar_cp_async16(st + w_lane * 16 + k * 512, kb + k * 512);
 #pragma unroll
-            for (int c = lane; c < TH * WRB / 16; c += 32) {
-                const int t = c / (WRB / 16), o = (c % (WRB / 16)) * 16;
-                oscar_cp_async16(st + W_I2_V + (t + (t >> 2)) * WRB + o, base + vofs + (size_t)(r0 + t) * WRB + o);
-            }
-            for (int c = lane; c < 2 * (TH * NGR / 4); c += 32) {
-                const int kv = c / (TH * NGR / 4), i = c % (TH * NGR / 4);
-                oscar_cp_async16(st + (kv ? W_I2_VS : W_I2_KS) + i * 16, base + kv * vofs + (size_t)p.P * WRB + (size_t)r0 * NGR * 4 + i * 16);
+            for (int k = 0; k < (W_NCK + 31) / 32; k++)
+                if (W_NCK % 32 == 0 || w_lane + 32 * k < W_NCK) oscar_cp_async16(st + w_vdst + k * (32 / (WRB / 16)) * 5 / 4 * WRB, vb + k * 512);
+            const oscar_u8 *sb = base + PP * WRB + r0 * NGR * 4;
+#pragma unroll
+            for (int k = 0; k < (2 * W_NSC + 31) / 32; k++) {
+                const int c = w_lane + 32 * k, kv = c / W_NSC, i = c % W_NSC;
+                if ((2 * W_NSC) % 32 == 0 || c < 2 * W_NSC)
+                    oscar_cp_async16(st + W_I2_KS + kv * (W_I2_VS - W_I2_KS) + i * 16, sb + kv * (PP * (WRB + NGR * 4)) + i * 16);
             }
             return;
         }
@@ -1181,6 +1203,10 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #endif
     __syncthreads();
     const int hl = lg >> 1, part = lg & 1; // this lane's head in each tile (4 mh + hl), its B half (hi / lo)
+#if OSCAR_INT2
+    // the P.V loads of V codes: tokens 8 m + 2 lt + e (e < 2) sit at padded rows 10 m + e + 2 lt + lt / 2
+    const int w_vl = W_I2_V + (2 * lt + (lt >> 1)) * WRB + WBPL * lg;
+#endif
 #if OSCAR_INT2
 #if OSCAR_WQFS
 #define W_QF(mh, ks) qfi[((mh) * W_NKS + (ks)) * 32 + lane]
@@ -1383,8 +1409,9 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                     oscar_u32 w[4];
 #pragma unroll
                     for (int b = 0; b < 4; b++) {
-                        const int t = (4 * ks + 2 * h + (b >> 1)) * 8 + 2 * lt + (b & 1);
-                        const oscar_u8 *src = st + W_I2_V + (t + (t >> 2)) * WRB + WBPL * lg;
+                        // token t = 8 m + 2 lt + (b & 1), m = 4 ks + 2 h + (b >> 1), padded row t + t / 4 =
+                        // 10 m + (b & 1) + 2 lt + lt / 2: a lane base plus a constant (no address arithmetic per load)
+                        const oscar_u8 *src = st + w_vl + ((b & 1) + 10 * (4 * ks + 2 * h + (b >> 1))) * WRB;
                         w[b] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
                     }
 #if WBPL == 4
@@ -1436,8 +1463,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                 oscar_u32 W[4];
 #pragma unroll
                 for (int r = 0; r < 4; r++) {
-                    const int t = t0 + (r & 1) + (r >> 1) * 8;
-                    const oscar_u8 *src = st + W_I2_V + (t + (t >> 2)) * WRB + WBPL * lg;
+                    const oscar_u8 *src = st + w_vl + ((r & 1) + 10 * (2 * kk + (r >> 1))) * WRB; // token t0 + (r & 1) + 8 (r >> 1)
                     W[r] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
                 }
                 // byte column WBPL lg + e of tokens t0, t0 + 1 (xa) and t0 + 8, t0 + 9 (xb), one per half
