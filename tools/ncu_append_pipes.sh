@@ -7,9 +7,9 @@ OUT=${OUT:-build/ncu_pipes}; mkdir -p "$OUT"
 make -s build/bench_gpu >/dev/null || exit 1
 k=${KERNEL:-oscar_append}
 f="$OUT/append_pipes_$k.txt"
-timeout 400 ncu --clock-control none --kernel-name "$k" --launch-count ${COUNT:-40} \
+timeout 400 ncu --clock-control none --kernel-name "$k" --launch-count ${COUNT:-8} \
     --metrics "regex:sm__pipe_.*_cycles_active.avg.pct_of_peak_sustained_active,regex:sm__inst_executed_pipe_.*.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum,launch__grid_size,launch__registers_per_thread,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__warps_eligible.avg.per_cycle_active" \
-    ./build/bench_gpu --diag --batch 1 --ctx 8192 --iters 3 > "$f" 2>&1
+    ./build/bench_gpu --mode write --iters 3 > "$f" 2>&1
 echo "== ncu $k rc=$?"
 # split per launch, keep the longest
 awk -v k="$k" '
