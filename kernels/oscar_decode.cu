@@ -1047,31 +1047,35 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             return;
         }
 #endif
-        int tok0, nr;
-        const oscar_u8 *hbase = 0;
+        // a BF16 unit: rows row0 + r (r < nr) of a K and a V row array (the sink, a history page, or
+        // the window ring, whose index wraps at wrap: row0 < wrap and nr <= wrap, so once at most),
+        // chosen once per unit; rows past nr are zero-filled
+        int nr, row0, wrap = 0x40000000;
+        const oscar_u8 *bk, *bv;
         if (u < tsu) {
-            tok0 = u * WUB;
-            nr = ns - tok0 < WUB ? ns - tok0 : WUB;
+            row0 = u * WUB;
+            nr = ns - row0 < WUB ? ns - row0 : WUB;
+            bk = sinkK, bv = sinkV;
         } else if (u >= tsu + thu) {
-            tok0 = (u - tsu - thu) * WUB;
-            nr = nw - tok0 < WUB ? nw - tok0 : WUB;
+            const int t0 = (u - tsu - thu) * WUB;
+            nr = nw - t0 < WUB ? nw - t0 : WUB;
+            row0 = (H + t0) % p.ring, wrap = p.ring;
+            bk = winK, bv = winV;
         } else {
-            tok0 = (u - tsu) * W_HU;
+            const int t0 = (u - tsu) * W_HU;
             nr = W_HU;
-            const int page = bt[tok0 / p.P];
-            hbase = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + j) * (size_t)p.head_page_bytes;
-            tok0 %= p.P;
+            bk = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + bt[t0 / PP]) * p.Hkv + j) * (size_t)p.head_page_bytes;
+            bv = bk + (size_t)PP * (D * 2);
+            row0 = t0 % PP;
         }
 #pragma unroll
         for (int c = lane; c < 2 * WUB * (D / 8); c += 32) {
             const int kv = c / (WUB * (D / 8)), r = (c / (D / 8)) % WUB, ch = c % (D / 8);
             oscar_u8 *dst = st + (kv ? WUB * WBK + r * WBV : r * WBK) + ch * 16;
             if (r < nr) {
-                const oscar_u8 *src;
-                if (u < tsu) src = (kv ? sinkV : sinkK) + (size_t)(tok0 + r) * (D * 2);
-                else if (hbase) src = hbase + ((size_t)kv * p.P + tok0 + r) * (D * 2);
-                else src = (kv ? winV : winK) + (size_t)((H + tok0 + r) % p.ring) * (D * 2);
-                oscar_cp_async16(dst, src + ch * 16);
+                int row = row0 + r;
+                if (row >= wrap) row -= wrap;
+                oscar_cp_async16(dst, (kv ? bv : bk) + (size_t)row * (D * 2) + ch * 16);
             } else {
                 oscar_cp_async16_zero(dst, sinkK);
             }
