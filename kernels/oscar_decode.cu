@@ -1009,13 +1009,14 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     oscar_u8 *wst = smem + warp * WNS * W_STG;
 
     // ---- staging of one unit by this warp ----
+    // this (layer, KV head)'s page p of the pool is at hpool + p * hpage (history units of either kind)
+    const oscar_u8 *hpool = (const oscar_u8 *)p.pool + ((size_t)p.layer * p.max_pages * p.Hkv + j) * (size_t)p.head_page_bytes;
+    const size_t hpage = (size_t)p.Hkv * (size_t)p.head_page_bytes;
 #if OSCAR_INT2
     // An INT2 unit's copies: every per-lane offset is fixed for the warp (the unit's page base
     // changes, and with it only one 64-bit add per kind of chunk; the page size is a compile-time
     // constant, so no division either): K codes, V codes (rows padded in shared memory: row t at
     // (t + t / 4) * WRB), then the K and V scales
-    const oscar_u8 *hpool = (const oscar_u8 *)p.pool + ((size_t)p.layer * p.max_pages * p.Hkv + j) * (size_t)p.head_page_bytes;
-    const size_t hpage = (size_t)p.Hkv * (size_t)p.head_page_bytes;
     // (the lane number from %laneid, which the compiler cannot bound: with tid & 31 it turns
     // lane * 16 + 512 k into an or, and then cannot fold the 512 k into the copies' addresses)
     int w_lane;
@@ -1064,7 +1065,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         } else {
             const int t0 = (u - tsu) * W_HU;
             nr = W_HU;
-            bk = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + bt[t0 / PP]) * p.Hkv + j) * (size_t)p.head_page_bytes;
+            bk = hpool + (size_t)bt[t0 / PP] * hpage;
             bv = bk + (size_t)PP * (D * 2);
             row0 = t0 % PP;
         }
@@ -1210,8 +1211,6 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #if OSCAR_INT2
     // the P.V loads of V codes: tokens 8 m + 2 lt + e (e < 2) sit at padded rows 10 m + e + 2 lt + lt / 2
     const int w_vl = W_I2_V + (2 * lt + (lt >> 1)) * WRB + WBPL * lg;
-#endif
-#if OSCAR_INT2
 #if OSCAR_WQFS
 #define W_QF(mh, ks) qfi[((mh) * W_NKS + (ks)) * 32 + lane]
 #else
