@@ -88,7 +88,6 @@ typedef struct oscar__bg_result {
 
 static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch times of the INT2 decode */
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
-static int oscar__bg_dyn, oscar__bg_dynu, oscar__bg_dynp; /* --dyn auto|on|off, --dynu N, --dynp P: oscar_cuda_kv.dyn, dyn_units, dyn_pct */
 static int oscar__bg_modes = 3; /* --mode: 1 bf16, 2 int2, 3 both, 4 (write) none: only the write path of --diag */
 static int oscar__bg_rot = 1;   /* --rot: 0 none (INT2 without rotations), 1 hadamard, 2 hadamard with R_v absorbed */
 
@@ -495,9 +494,6 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
         return rc;
     }
     kv.splits = oscar__bg_splits;
-    kv.dyn = oscar__bg_dyn;
-    kv.dyn_units = oscar__bg_dynu;
-    kv.dyn_pct = oscar__bg_dynp;
     rows = (size_t)chunk * Hkv * d;
     hk = (float *)malloc(sizeof(float) * rows);
     hv = (float *)malloc(sizeof(float) * rows);
@@ -675,10 +671,9 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--dyn auto|on|off] [--dynu N] [--dynp P] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb] [--diag]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb] [--diag]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
-                   "  --dyn: decode blocks take splits from a queue (auto: where the grid fills the GPU with long warps; on: always); --dynu: units per warp of a small split; --dynp: their percent of the work\n"
                    "  --rot: the INT2 cache's rotations: Hadamard (default), none, or Hadamard with R_v absorbed (no un-rotation)\n"
                    "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n"
                    "  --mode write: no decode rows, only --diag's write path (e.g. to profile its kernels alone)\n");
@@ -702,9 +697,6 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--device")) cc.device = atoi(v);
         else if (!strcmp(a, "--csv")) csv_path = v;
         else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
-        else if (!strcmp(a, "--dyn")) oscar__bg_dyn = !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 2 : 0;
-        else if (!strcmp(a, "--dynu")) oscar__bg_dynu = atoi(v);
-        else if (!strcmp(a, "--dynp")) oscar__bg_dynp = atoi(v);
         else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : 1;
         else if (!strcmp(a, "--mode")) oscar__bg_modes = !strcmp(v, "bf16") ? 1 : !strcmp(v, "int2") ? 2 : !strcmp(v, "both") ? 3 : !strcmp(v, "write") ? 4 : 0;
         else {

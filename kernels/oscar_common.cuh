@@ -37,10 +37,7 @@ struct oscar_attn_params {
     oscar_u64 pool, sink, win;
     oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables
     oscar_u64 counts;      // int [B][Hkv] or 0: oscar_decode_w adds 1 per split done (the merge polls it)
-    oscar_u64 queue;       // int [2] or 0: oscar_decode_w's blocks take splits from a queue (0 between calls)
     int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
-    int n_items;           // with queue: splits x Hkv x B (the grid is one wave of fewer blocks)
-    int n_big, w_big, w_small; // splits 0 .. n_big - 1 of a KV head weigh w_big, the others w_small
     float scale_log2;      // softmax scale * log2(e)
     int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS
 };

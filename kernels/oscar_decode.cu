@@ -958,763 +958,722 @@ __device__ unsigned long long oscar_wprof[OSCAR_WPROF * 16];
 extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
+    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;
     const int Hq = p.Hkv * G;
-    // The work item (split, j, b). Without a queue: the block's own (grid (splits, Hkv, B)). With
-    // one (p.queue; a one-wave grid of fewer blocks than items): block x runs item x first, then
-    // takes items gridDim.x, gridDim.x + 1, ... from the queue until none is left, so the blocks of
-    // fast SMs run more of them (on equal work the SMs of one launch end up to 1.6x apart, and the
-    // blocks of one SM in the order they were placed: kernels/NOTES.md v34). The first n_big x Hkv x
-    // B items are the big splits (w_big each; KV head by KV head), the rest the small ones (w_small),
-    // so the queue ends with short items. An item's units and partial slot do not depend on which
-    // block runs it: the result is the same bits either way.
-    int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;
-    __shared__ int s_item;
-    int next = 0; // thread 0: the item after this one
-    auto item_at = [&](int it) {
-        const int per = p.n_items / p.n_splits, nbig = p.n_big * per, nsm = p.n_splits - p.n_big;
-        const int pair = it < nbig ? it / p.n_big : (it - nbig) / nsm;
-        split = it < nbig ? it % p.n_big : p.n_big + (it - nbig) % nsm;
-        j = pair % p.Hkv, b = pair / p.Hkv;
-    };
-    if (p.queue) item_at(blockIdx.x);
-    for (;;) {
-        // thread 0 takes the next item now and uses it at this item's end (the round trip hides)
-        if (p.queue && tid == 0) next = (int)gridDim.x + atomicAdd((int *)p.queue, 1);
 #ifdef OSCAR_WPROF
-        const unsigned wpb = split + p.n_splits * (j + p.Hkv * b); // the item
-        unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 ? oscar_wprof + 16 * (size_t)wpb : 0;
-        const long long wpc0 = clock64();
-        if (wpr && tid == 0) {
-            unsigned sm;
-            asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-            wpr[0] = sm;
-            wpr[1] = oscar_gtime();
-        }
+    const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 ? oscar_wprof + 16 * (size_t)wpb : 0;
+    const long long wpc0 = clock64();
+    if (wpr && tid == 0) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        wpr[0] = sm;
+        wpr[1] = oscar_gtime();
+    }
 #endif
-        oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid (or its KV head's count) before reading
-        const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
-        const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
-        const int ns = n < p.S0 ? n : p.S0;
-        const int H = n >= p.S0 + p.W ? p.P * ((n - p.S0 - p.W) / p.P) : 0;
-        const int nw = n - ns - H;
-        const int tsu = (ns + WUB - 1) / WUB, thu = H / W_HU, twu = (nw + WUB - 1) / WUB;
-        const int U = tsu + thu + twu;
-        const int TW = p.n_splits * WNW;
-        // The warps split the units by cost. A BF16 unit costs as much as an INT2 unit where warps walk
-        // few units (their time is the units' latency, about equal for both kinds), and W_WBT where they
-        // walk many (SM-throughput bound: an 8-row BF16 unit takes ~1.2-1.26x the time of a 64-row INT2
-        // unit there; measured per warp by -DOSCAR_WPROF, kernels/NOTES.md v29, v30).
-        const bool wmany = (long long)(tsu + twu) * W_WB + (long long)thu * W_WI >= 8LL * W_WI * TW;
-        const long long wb = !OSCAR_INT2 ? W_WB : wmany ? W_WBT : OSCAR_WBEQ ? W_WI : W_WB;
-        const long long C = (long long)(tsu + twu) * wb + (long long)thu * W_WI;
-        auto first_unit = [&](long long c) -> int {
-            if (c <= 0) return 0;
-            const long long a = (long long)tsu * wb;
-            if (c <= a) return (int)((c + wb - 1) / wb);
-            c -= a;
-            const long long bb = (long long)thu * W_WI;
-            if (c <= bb) return tsu + (int)((c + W_WI - 1) / W_WI);
-            c -= bb;
-            const int u = tsu + thu + (int)((c + wb - 1) / wb);
-            return u < U ? u : U;
-        };
-        // split s takes the costs from wpre(s) / wpre(n_splits) of C on, its warps equal parts of it
-        auto wpre = [&](int s) -> long long { return s <= p.n_big ? (long long)s * p.w_big : (long long)p.n_big * p.w_big + (long long)(s - p.n_big) * p.w_small; };
-        const long long wsp = split < p.n_big ? p.w_big : p.w_small, wlo = wpre(split) * WNW + warp * wsp, wden = wpre(p.n_splits) * WNW;
-        const int ua = first_unit(C * wlo / wden), ub = first_unit(C * (wlo + wsp) / wden);
+    oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid (or its KV head's count) before reading
+    const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
+    const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
+    const int ns = n < p.S0 ? n : p.S0;
+    const int H = n >= p.S0 + p.W ? p.P * ((n - p.S0 - p.W) / p.P) : 0;
+    const int nw = n - ns - H;
+    const int tsu = (ns + WUB - 1) / WUB, thu = H / W_HU, twu = (nw + WUB - 1) / WUB;
+    const int U = tsu + thu + twu;
+    const int TW = p.n_splits * WNW, gw = split * WNW + warp;
+    // The warps split the units by cost. A BF16 unit costs as much as an INT2 unit where warps walk
+    // few units (their time is the units' latency, about equal for both kinds), and W_WBT where they
+    // walk many (SM-throughput bound: an 8-row BF16 unit takes ~1.2-1.26x the time of a 64-row INT2
+    // unit there; measured per warp by -DOSCAR_WPROF, kernels/NOTES.md v29, v30).
+    const bool wmany = (long long)(tsu + twu) * W_WB + (long long)thu * W_WI >= 8LL * W_WI * TW;
+    const long long wb = !OSCAR_INT2 ? W_WB : wmany ? W_WBT : OSCAR_WBEQ ? W_WI : W_WB;
+    const long long C = (long long)(tsu + twu) * wb + (long long)thu * W_WI;
+    auto first_unit = [&](long long c) -> int {
+        if (c <= 0) return 0;
+        const long long a = (long long)tsu * wb;
+        if (c <= a) return (int)((c + wb - 1) / wb);
+        c -= a;
+        const long long bb = (long long)thu * W_WI;
+        if (c <= bb) return tsu + (int)((c + W_WI - 1) / W_WI);
+        c -= bb;
+        const int u = tsu + thu + (int)((c + wb - 1) / wb);
+        return u < U ? u : U;
+    };
+    const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);
 
-        const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + j;
-        const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);
-        const oscar_u8 *sinkV = sinkK + (size_t)p.S0 * (D * 2);
-        const oscar_u8 *winK = (const oscar_u8 *)p.win + slab * 2 * p.ring * (D * 2);
-        const oscar_u8 *winV = winK + (size_t)p.ring * (D * 2);
-        const int *bt = (const int *)p.bt + (size_t)slot * p.max_blocks;
-        oscar_u8 *wst = smem + warp * WNS * W_STG;
+    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + j;
+    const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);
+    const oscar_u8 *sinkV = sinkK + (size_t)p.S0 * (D * 2);
+    const oscar_u8 *winK = (const oscar_u8 *)p.win + slab * 2 * p.ring * (D * 2);
+    const oscar_u8 *winV = winK + (size_t)p.ring * (D * 2);
+    const int *bt = (const int *)p.bt + (size_t)slot * p.max_blocks;
+    oscar_u8 *wst = smem + warp * WNS * W_STG;
 
-        // ---- staging of one unit by this warp ----
-        // this (layer, KV head)'s page p of the pool is at hpool + p * hpage (history units of either kind)
-        const oscar_u8 *hpool = (const oscar_u8 *)p.pool + ((size_t)p.layer * p.max_pages * p.Hkv + j) * (size_t)p.head_page_bytes;
-        const size_t hpage = (size_t)p.Hkv * (size_t)p.head_page_bytes;
+    // ---- staging of one unit by this warp ----
+    // this (layer, KV head)'s page p of the pool is at hpool + p * hpage (history units of either kind)
+    const oscar_u8 *hpool = (const oscar_u8 *)p.pool + ((size_t)p.layer * p.max_pages * p.Hkv + j) * (size_t)p.head_page_bytes;
+    const size_t hpage = (size_t)p.Hkv * (size_t)p.head_page_bytes;
 #if OSCAR_INT2
-        // An INT2 unit's copies: every per-lane offset is fixed for the warp (the unit's page base
-        // changes, and with it only one 64-bit add per kind of chunk; the page size is a compile-time
-        // constant, so no division either): K codes, V codes (rows padded in shared memory: row t at
-        // (t + t / 4) * WRB), then the K and V scales
-        // (the lane number from %laneid, which the compiler cannot bound: with tid & 31 it turns
-        // lane * 16 + 512 k into an or, and then cannot fold the 512 k into the copies' addresses)
-        int w_lane;
-        asm("mov.u32 %0, %%laneid;" : "=r"(w_lane));
-        const oscar_u32 w_vrow = (oscar_u32)(w_lane / (WRB / 16)), w_vo = (oscar_u32)(w_lane % (WRB / 16)) * 16;
-        const oscar_u32 w_vdst = W_I2_V + (w_vrow + (w_vrow >> 2)) * WRB + w_vo; // + 32 / (WRB / 16) rows per step
+    // An INT2 unit's copies: every per-lane offset is fixed for the warp (the unit's page base
+    // changes, and with it only one 64-bit add per kind of chunk; the page size is a compile-time
+    // constant, so no division either): K codes, V codes (rows padded in shared memory: row t at
+    // (t + t / 4) * WRB), then the K and V scales
+    // (the lane number from %laneid, which the compiler cannot bound: with tid & 31 it turns
+    // lane * 16 + 512 k into an or, and then cannot fold the 512 k into the copies' addresses)
+    int w_lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(w_lane));
+    const oscar_u32 w_vrow = (oscar_u32)(w_lane / (WRB / 16)), w_vo = (oscar_u32)(w_lane % (WRB / 16)) * 16;
+    const oscar_u32 w_vdst = W_I2_V + (w_vrow + (w_vrow >> 2)) * WRB + w_vo; // + 32 / (WRB / 16) rows per step
 #define W_NCK (TH * WRB / 16) // 16-byte chunks of a unit's K (or V) codes
 #define W_NSC (TH * NGR / 4) // 16-byte chunks of a unit's K (or V) scales
 #endif
-        auto issue = [&](int u, oscar_u8 *st) {
+    auto issue = [&](int u, oscar_u8 *st) {
 #if OSCAR_INT2
-            if (u >= tsu && u < tsu + thu) {
-                const int tok0 = (u - tsu) * TH, r0 = tok0 % PP;
-                const oscar_u8 *base = hpool + (size_t)bt[tok0 / PP] * hpage;
-                const oscar_u8 *kb = base + r0 * WRB + w_lane * 16, *vb = kb + PP * (WRB + NGR * 4);
+        if (u >= tsu && u < tsu + thu) {
+            const int tok0 = (u - tsu) * TH, r0 = tok0 % PP;
+            const oscar_u8 *base = hpool + (size_t)bt[tok0 / PP] * hpage;
+            const oscar_u8 *kb = base + r0 * WRB + w_lane * 16, *vb = kb + PP * (WRB + NGR * 4);
 #pragma unroll
-                for (int k = 0; k < (W_NCK + 31) / 32; k++)
-                    if (W_NCK % 32 == 0 || w_lane + 32 * k < W_NCK) oscar_cp_async16(st + w_lane * 16 + k * 512, kb + k * 512);
+            for (int k = 0; k < (W_NCK + 31) / 32; k++)
+                if (W_NCK % 32 == 0 || w_lane + 32 * k < W_NCK) oscar_cp_async16(st + w_lane * 16 + k * 512, kb + k * 512);
 #pragma unroll
-                for (int k = 0; k < (W_NCK + 31) / 32; k++)
-                    if (W_NCK % 32 == 0 || w_lane + 32 * k < W_NCK) oscar_cp_async16(st + w_vdst + k * (32 / (WRB / 16)) * 5 / 4 * WRB, vb + k * 512);
-                const oscar_u8 *sb = base + PP * WRB + r0 * NGR * 4;
+            for (int k = 0; k < (W_NCK + 31) / 32; k++)
+                if (W_NCK % 32 == 0 || w_lane + 32 * k < W_NCK) oscar_cp_async16(st + w_vdst + k * (32 / (WRB / 16)) * 5 / 4 * WRB, vb + k * 512);
+            const oscar_u8 *sb = base + PP * WRB + r0 * NGR * 4;
 #pragma unroll
-                for (int k = 0; k < (2 * W_NSC + 31) / 32; k++) {
-                    const int c = w_lane + 32 * k, kv = c / W_NSC, i = c % W_NSC;
-                    if ((2 * W_NSC) % 32 == 0 || c < 2 * W_NSC)
-                        oscar_cp_async16(st + W_I2_KS + kv * (W_I2_VS - W_I2_KS) + i * 16, sb + kv * (PP * (WRB + NGR * 4)) + i * 16);
-                }
-                return;
+            for (int k = 0; k < (2 * W_NSC + 31) / 32; k++) {
+                const int c = w_lane + 32 * k, kv = c / W_NSC, i = c % W_NSC;
+                if ((2 * W_NSC) % 32 == 0 || c < 2 * W_NSC)
+                    oscar_cp_async16(st + W_I2_KS + kv * (W_I2_VS - W_I2_KS) + i * 16, sb + kv * (PP * (WRB + NGR * 4)) + i * 16);
             }
+            return;
+        }
 #endif
-            // a BF16 unit: rows row0 + r (r < nr) of a K and a V row array (the sink, a history page, or
-            // the window ring, whose index wraps at wrap: row0 < wrap and nr <= wrap, so once at most),
-            // chosen once per unit; rows past nr are zero-filled
-            int nr, row0, wrap = 0x40000000;
-            const oscar_u8 *bk, *bv;
-            if (u < tsu) {
-                row0 = u * WUB;
-                nr = ns - row0 < WUB ? ns - row0 : WUB;
-                bk = sinkK, bv = sinkV;
-            } else if (u >= tsu + thu) {
-                const int t0 = (u - tsu - thu) * WUB;
-                nr = nw - t0 < WUB ? nw - t0 : WUB;
-                row0 = (H + t0) % p.ring, wrap = p.ring;
-                bk = winK, bv = winV;
-            } else {
-                const int t0 = (u - tsu) * W_HU;
-                nr = W_HU;
-                bk = hpool + (size_t)bt[t0 / PP] * hpage;
-                bv = bk + (size_t)PP * (D * 2);
-                row0 = t0 % PP;
-            }
+        // a BF16 unit: rows row0 + r (r < nr) of a K and a V row array (the sink, a history page, or
+        // the window ring, whose index wraps at wrap: row0 < wrap and nr <= wrap, so once at most),
+        // chosen once per unit; rows past nr are zero-filled
+        int nr, row0, wrap = 0x40000000;
+        const oscar_u8 *bk, *bv;
+        if (u < tsu) {
+            row0 = u * WUB;
+            nr = ns - row0 < WUB ? ns - row0 : WUB;
+            bk = sinkK, bv = sinkV;
+        } else if (u >= tsu + thu) {
+            const int t0 = (u - tsu - thu) * WUB;
+            nr = nw - t0 < WUB ? nw - t0 : WUB;
+            row0 = (H + t0) % p.ring, wrap = p.ring;
+            bk = winK, bv = winV;
+        } else {
+            const int t0 = (u - tsu) * W_HU;
+            nr = W_HU;
+            bk = hpool + (size_t)bt[t0 / PP] * hpage;
+            bv = bk + (size_t)PP * (D * 2);
+            row0 = t0 % PP;
+        }
 #pragma unroll
-            for (int c = lane; c < 2 * WUB * (D / 8); c += 32) {
-                const int kv = c / (WUB * (D / 8)), r = (c / (D / 8)) % WUB, ch = c % (D / 8);
-                oscar_u8 *dst = st + (kv ? WUB * WBK + r * WBV : r * WBK) + ch * 16;
-                if (r < nr) {
-                    int row = row0 + r;
-                    if (row >= wrap) row -= wrap;
-                    oscar_cp_async16(dst, (kv ? bv : bk) + (size_t)row * (D * 2) + ch * 16);
-                } else {
-                    oscar_cp_async16_zero(dst, sinkK);
-                }
+        for (int c = lane; c < 2 * WUB * (D / 8); c += 32) {
+            const int kv = c / (WUB * (D / 8)), r = (c / (D / 8)) % WUB, ch = c % (D / 8);
+            oscar_u8 *dst = st + (kv ? WUB * WBK + r * WBV : r * WBK) + ch * 16;
+            if (r < nr) {
+                int row = row0 + r;
+                if (row >= wrap) row -= wrap;
+                oscar_cp_async16(dst, (kv ? bv : bk) + (size_t)row * (D * 2) + ch * 16);
+            } else {
+                oscar_cp_async16_zero(dst, sinkK);
             }
-        };
+        }
+    };
 
-        // first units in flight before the query preparation (OSCAR_WQFIRST 0), or only the first
-        // unit's block-table entry fetched and the copies issued after the query's loads (1)
+    // first units in flight before the query preparation (OSCAR_WQFIRST 0), or only the first
+    // unit's block-table entry fetched and the copies issued after the query's loads (1)
 #if !OSCAR_WQFIRST
+#pragma unroll
+    for (int s = 0; s < WNS - 1; s++) {
+        if (ua + s < ub) issue(ua + s, wst + s * W_STG);
+        oscar_cp_commit();
+    }
+#else
+    if (ua < ub && ua >= tsu && ua < tsu + thu) asm volatile("prefetch.global.L1 [%0];" ::"l"(bt + (ua - tsu) * W_HU / p.P));
+#endif
+
+    // ---- queries: s8 digit fragments (INT2, power-of-two normalised per head, x 4^-qd) and
+    // bf16 hi/lo fragments (BF16 rows); per head: 1 / normaliser and the sum over each group, both
+    // times the softmax scale (log2 domain) ----
+    float *qs = (float *)(smem + W_QS_OFF);
+    uint4 *qfi = (uint4 *)(smem + W_QFI_OFF);
+    uint4 *qfb = (uint4 *)(smem + W_QFB_OFF);
+    float *qmul = (float *)(smem + W_QM_OFF), *qiv = qmul + 8, *qsm = qiv + 8; // [8], [8], [8][NGR]
+    {
+        const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;
+        oscar_pdl_wait(); // the query rotation has finished (nothing before this point reads it)
+#ifdef OSCAR_WPROF
+        if (wpr && tid == 0) {
+            wpr[13] = (unsigned long long)(clock64() - wpc0);
+            wpr[2] = oscar_gtime();
+        }
+#endif
+#if OSCAR_WQFIRST
+        float qv[(G * D + 32 * WNW - 1) / (32 * WNW)];
+#pragma unroll
+        for (int k = 0; k < (G * D + 32 * WNW - 1) / (32 * WNW); k++) qv[k] = tid + k * 32 * WNW < G * D ? qg[tid + k * 32 * WNW] : 0.0f;
 #pragma unroll
         for (int s = 0; s < WNS - 1; s++) {
             if (ua + s < ub) issue(ua + s, wst + s * W_STG);
             oscar_cp_commit();
         }
+#pragma unroll
+        for (int k = 0; k < (G * D + 32 * WNW - 1) / (32 * WNW); k++)
+            if (tid + k * 32 * WNW < G * D) qs[tid + k * 32 * WNW] = qv[k];
 #else
-        if (ua < ub && ua >= tsu && ua < tsu + thu) asm volatile("prefetch.global.L1 [%0];" ::"l"(bt + (ua - tsu) * W_HU / p.P));
+        for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];
 #endif
-
-        // ---- queries: s8 digit fragments (INT2, power-of-two normalised per head, x 4^-qd) and
-        // bf16 hi/lo fragments (BF16 rows); per head: 1 / normaliser and the sum over each group, both
-        // times the softmax scale (log2 domain) ----
-        float *qs = (float *)(smem + W_QS_OFF);
-        uint4 *qfi = (uint4 *)(smem + W_QFI_OFF);
-        uint4 *qfb = (uint4 *)(smem + W_QFB_OFF);
-        float *qmul = (float *)(smem + W_QM_OFF), *qiv = qmul + 8, *qsm = qiv + 8; // [8], [8], [8][NGR]
-        {
-            const float *qg = (const float *)p.q + ((size_t)b * Hq + (size_t)j * G) * D;
-            oscar_pdl_wait(); // the query rotation has finished (nothing before this point reads it)
-#ifdef OSCAR_WPROF
-            if (wpr && tid == 0) {
-                wpr[13] = (unsigned long long)(clock64() - wpc0);
-                wpr[2] = oscar_gtime();
-            }
-#endif
-#if OSCAR_WQFIRST
-            float qv[(G * D + 32 * WNW - 1) / (32 * WNW)];
-#pragma unroll
-            for (int k = 0; k < (G * D + 32 * WNW - 1) / (32 * WNW); k++) qv[k] = tid + k * 32 * WNW < G * D ? qg[tid + k * 32 * WNW] : 0.0f;
-#pragma unroll
-            for (int s = 0; s < WNS - 1; s++) {
-                if (ua + s < ub) issue(ua + s, wst + s * W_STG);
-                oscar_cp_commit();
-            }
-#pragma unroll
-            for (int k = 0; k < (G * D + 32 * WNW - 1) / (32 * WNW); k++)
-                if (tid + k * 32 * WNW < G * D) qs[tid + k * 32 * WNW] = qv[k];
-#else
-            for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];
-#endif
-            __syncthreads();
-        }
-#if OSCAR_INT2
-        for (int h = warp; h < 4 * W_MH; h += WNW) { // the heads of the score tiles; those >= G get zeros
-            if (h >= G) { // warp-uniform
-                if (lane == 0) qmul[h] = qiv[h] = 0.0f;
-                if (lane < NGR) qsm[h * NGR + lane] = 0.0f;
-                continue;
-            }
-            float m = 0.0f, s[NGR];
-#pragma unroll
-            for (int c = lane; c < D; c += 32) m = fmaxf(m, fabsf(qs[h * D + c]));
-#pragma unroll
-            for (int g = 0; g < NGR; g++) { // group sums by the warp
-                s[g] = 0.0f;
-#pragma unroll
-                for (int c = lane; c < GS; c += 32) s[g] += qs[h * D + g * GS + c];
-            }
-#pragma unroll
-            for (int o = 16; o > 0; o >>= 1) {
-                m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
-#pragma unroll
-                for (int g = 0; g < NGR; g++) s[g] += __shfl_xor_sync(0xffffffffu, s[g], o);
-            }
-            if (lane == 0) {
-                float inv;
-                qmul[h] = oscar_pow2_norm(m > 0.0f ? m : 1.0f, &inv);
-                qiv[h] = inv * p.scale_log2;
-#pragma unroll
-                for (int g = 0; g < NGR; g++) qsm[h * NGR + g] = s[g] * p.scale_log2;
-            }
-        }
         __syncthreads();
-#endif
-        for (int i = tid; i < W_MH * (D / 16) * 32; i += 32 * WNW) { // [mh][ks][lane]; row r of tile mh: head 4 mh + (r & 7) / 2
-            const int ln = i % 32, ks = (i / 32) % (D / 16), h = 4 * (i / (32 * (D / 16))) + (ln >> 3), t = ln & 3;
-            uint4 fb = make_uint4(0, 0, 0, 0);
-            if (h < G) {
-                const int cb = 16 * ks + 4 * t;
-                oscar_b2_split(qs[h * D + cb], qs[h * D + cb + 1], &fb.x, &fb.y);
-                oscar_b2_split(qs[h * D + cb + 2], qs[h * D + cb + 3], &fb.z, &fb.w);
-            }
-            qfb[i] = fb;
-        }
+    }
 #if OSCAR_INT2
-        // INT2 scores: the query as 4 signed base-256 digits per element, v = rint(q * qmul * 2^15 * 4^-qd)
-        // (|v| < 2^30; every bit of the fp32 query kept down to 2^-30 of the head's max), for
-        // m16n8k32 s8 x u8 MMAs: A row r of tile mh = head 4 mh + (r & 7) / 2, digit (r & 1) + 2 (r >> 3);
-        // D 128: k-step = quarter, k = 4 lt + b <-> byte column 8 lt + b, k = 16 + 4 lt + b <-> 8 lt + 4 + b;
-        // D 64: k-step ks = quarters 2 ks (k < 16) and 2 ks + 1, k = 4 lt + b (+16) <-> byte column 4 lt + b
-        for (int i = tid; i < W_MH * W_NKS * 32; i += 32 * WNW) {
-            const int ln = i % 32, ks = (i / 32) % W_NKS, lq = ln >> 2, tq = ln & 3, h = 4 * (i / (32 * W_NKS)) + (lq >> 1);
-            oscar_u32 r[4] = {0u, 0u, 0u, 0u};
-            if (h < G) {
-                // regs 0 / 2 hold digit k = lq & 1 of columns khi = 0 / 1, regs 1 / 3 digit 2 + k. The
-                // signed digits in closed form: u = v + 0x808080 has bytes e0, e1, e2 (digit + 128) and
-                // the top digit as its signed top byte, so digit byte k < 3 is byte k of u ^ 0x80 and
-                // digit 3 is byte 3 (|v| < 2^30: the top digit lies in [-64, 64])
-                const int k = lq & 1;
-                const oscar_u32 slo = (oscar_u32)(k | (k + 4) << 4), shi = (oscar_u32)((k + 2) | (k + 6) << 4);
+    for (int h = warp; h < 4 * W_MH; h += WNW) { // the heads of the score tiles; those >= G get zeros
+        if (h >= G) { // warp-uniform
+            if (lane == 0) qmul[h] = qiv[h] = 0.0f;
+            if (lane < NGR) qsm[h * NGR + lane] = 0.0f;
+            continue;
+        }
+        float m = 0.0f, s[NGR];
 #pragma unroll
-                for (int khi = 0; khi < 2; khi++) {
-                    oscar_u32 u[4];
+        for (int c = lane; c < D; c += 32) m = fmaxf(m, fabsf(qs[h * D + c]));
 #pragma unroll
-                    for (int b = 0; b < 4; b++) {
+        for (int g = 0; g < NGR; g++) { // group sums by the warp
+            s[g] = 0.0f;
+#pragma unroll
+            for (int c = lane; c < GS; c += 32) s[g] += qs[h * D + g * GS + c];
+        }
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+#pragma unroll
+            for (int g = 0; g < NGR; g++) s[g] += __shfl_xor_sync(0xffffffffu, s[g], o);
+        }
+        if (lane == 0) {
+            float inv;
+            qmul[h] = oscar_pow2_norm(m > 0.0f ? m : 1.0f, &inv);
+            qiv[h] = inv * p.scale_log2;
+#pragma unroll
+            for (int g = 0; g < NGR; g++) qsm[h * NGR + g] = s[g] * p.scale_log2;
+        }
+    }
+    __syncthreads();
+#endif
+    for (int i = tid; i < W_MH * (D / 16) * 32; i += 32 * WNW) { // [mh][ks][lane]; row r of tile mh: head 4 mh + (r & 7) / 2
+        const int ln = i % 32, ks = (i / 32) % (D / 16), h = 4 * (i / (32 * (D / 16))) + (ln >> 3), t = ln & 3;
+        uint4 fb = make_uint4(0, 0, 0, 0);
+        if (h < G) {
+            const int cb = 16 * ks + 4 * t;
+            oscar_b2_split(qs[h * D + cb], qs[h * D + cb + 1], &fb.x, &fb.y);
+            oscar_b2_split(qs[h * D + cb + 2], qs[h * D + cb + 3], &fb.z, &fb.w);
+        }
+        qfb[i] = fb;
+    }
+#if OSCAR_INT2
+    // INT2 scores: the query as 4 signed base-256 digits per element, v = rint(q * qmul * 2^15 * 4^-qd)
+    // (|v| < 2^30; every bit of the fp32 query kept down to 2^-30 of the head's max), for
+    // m16n8k32 s8 x u8 MMAs: A row r of tile mh = head 4 mh + (r & 7) / 2, digit (r & 1) + 2 (r >> 3);
+    // D 128: k-step = quarter, k = 4 lt + b <-> byte column 8 lt + b, k = 16 + 4 lt + b <-> 8 lt + 4 + b;
+    // D 64: k-step ks = quarters 2 ks (k < 16) and 2 ks + 1, k = 4 lt + b (+16) <-> byte column 4 lt + b
+    for (int i = tid; i < W_MH * W_NKS * 32; i += 32 * WNW) {
+        const int ln = i % 32, ks = (i / 32) % W_NKS, lq = ln >> 2, tq = ln & 3, h = 4 * (i / (32 * W_NKS)) + (lq >> 1);
+        oscar_u32 r[4] = {0u, 0u, 0u, 0u};
+        if (h < G) {
+            // regs 0 / 2 hold digit k = lq & 1 of columns khi = 0 / 1, regs 1 / 3 digit 2 + k. The
+            // signed digits in closed form: u = v + 0x808080 has bytes e0, e1, e2 (digit + 128) and
+            // the top digit as its signed top byte, so digit byte k < 3 is byte k of u ^ 0x80 and
+            // digit 3 is byte 3 (|v| < 2^30: the top digit lies in [-64, 64])
+            const int k = lq & 1;
+            const oscar_u32 slo = (oscar_u32)(k | (k + 4) << 4), shi = (oscar_u32)((k + 2) | (k + 6) << 4);
+#pragma unroll
+            for (int khi = 0; khi < 2; khi++) {
+                oscar_u32 u[4];
+#pragma unroll
+                for (int b = 0; b < 4; b++) {
 #if D == 128
-                        const int qd = ks, col = 8 * tq + 4 * khi + b;
+                    const int qd = ks, col = 8 * tq + 4 * khi + b;
 #else
-                        const int qd = 2 * ks + khi, col = 4 * tq + b;
+                    const int qd = 2 * ks + khi, col = 4 * tq + b;
 #endif
-                        const float f = qmul[h] * 32768.0f * (qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f);
-                        u[b] = (oscar_u32)__float2int_rn(qs[h * D + qd * (D / 4) + col] * f) + 0x808080u;
-                    }
-                    r[2 * khi] = __byte_perm(__byte_perm(u[0], u[1], slo), __byte_perm(u[2], u[3], slo), 0x5410) ^ 0x80808080u;
-                    r[2 * khi + 1] = __byte_perm(__byte_perm(u[0], u[1], shi), __byte_perm(u[2], u[3], shi), 0x5410) ^ (k ? 0u : 0x80808080u);
+                    const float f = qmul[h] * 32768.0f * (qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f);
+                    u[b] = (oscar_u32)__float2int_rn(qs[h * D + qd * (D / 4) + col] * f) + 0x808080u;
                 }
+                r[2 * khi] = __byte_perm(__byte_perm(u[0], u[1], slo), __byte_perm(u[2], u[3], slo), 0x5410) ^ 0x80808080u;
+                r[2 * khi + 1] = __byte_perm(__byte_perm(u[0], u[1], shi), __byte_perm(u[2], u[3], shi), 0x5410) ^ (k ? 0u : 0x80808080u);
             }
-            qfi[i] = make_uint4(r[0], r[1], r[2], r[3]);
         }
+        qfi[i] = make_uint4(r[0], r[1], r[2], r[3]);
+    }
 #endif
-        __syncthreads();
-        const int hl = lg >> 1, part = lg & 1; // this lane's head in each tile (4 mh + hl), its B half (hi / lo)
+    __syncthreads();
+    const int hl = lg >> 1, part = lg & 1; // this lane's head in each tile (4 mh + hl), its B half (hi / lo)
 #if OSCAR_INT2
-        // the P.V loads of V codes: tokens 8 m + 2 lt + e (e < 2) sit at padded rows 10 m + e + 2 lt + lt / 2
-        const int w_vl = W_I2_V + (2 * lt + (lt >> 1)) * WRB + WBPL * lg;
+    // the P.V loads of V codes: tokens 8 m + 2 lt + e (e < 2) sit at padded rows 10 m + e + 2 lt + lt / 2
+    const int w_vl = W_I2_V + (2 * lt + (lt >> 1)) * WRB + WBPL * lg;
 #if OSCAR_WQFS
 #define W_QF(mh, ks) qfi[((mh) * W_NKS + (ks)) * 32 + lane]
 #else
-        uint4 qf[W_MH][W_NKS];
+    uint4 qf[W_MH][W_NKS];
 #define W_QF(mh, ks) qf[mh][ks]
 #endif
-        float qwl[W_MH], qwh[W_MH], qsmh[W_MH][NGR], pm[W_MH][NGR];
+    float qwl[W_MH], qwh[W_MH], qsmh[W_MH][NGR], pm[W_MH][NGR];
 #pragma unroll
-        for (int mh = 0; mh < W_MH; mh++) {
+    for (int mh = 0; mh < W_MH; mh++) {
 #if !OSCAR_WQFS
 #pragma unroll
-            for (int ks = 0; ks < W_NKS; ks++) qf[mh][ks] = qfi[(mh * W_NKS + ks) * 32 + lane];
+        for (int ks = 0; ks < W_NKS; ks++) qf[mh][ks] = qfi[(mh * W_NKS + ks) * 32 + lane];
 #endif
-            // digits (lg & 1) and 2 + (lg & 1) of the query: weights 2^(8 digit - 15), times 1 / normaliser
-            qwl[mh] = qiv[4 * mh + hl] * (part ? 0.0078125f : 3.0517578125e-05f);
-            qwh[mh] = qiv[4 * mh + hl] * (part ? 512.0f : 2.0f);
+        // digits (lg & 1) and 2 + (lg & 1) of the query: weights 2^(8 digit - 15), times 1 / normaliser
+        qwl[mh] = qiv[4 * mh + hl] * (part ? 0.0078125f : 3.0517578125e-05f);
+        qwh[mh] = qiv[4 * mh + hl] * (part ? 512.0f : 2.0f);
 #pragma unroll
-            for (int g = 0; g < NGR; g++) {
-                qsmh[mh][g] = qsm[(4 * mh + hl) * NGR + g];
-                pm[mh][g] = 0.0f;
-            }
+        for (int g = 0; g < NGR; g++) {
+            qsmh[mh][g] = qsm[(4 * mh + hl) * NGR + g];
+            pm[mh][g] = 0.0f;
         }
+    }
 #endif
 
-        float O[W_MH][W_NO][4]; // O^T fragments: rows = channels, columns 2 lt / 2 lt + 1 = head 4 mh + lt hi / lo
+    float O[W_MH][W_NO][4]; // O^T fragments: rows = channels, columns 2 lt / 2 lt + 1 = head 4 mh + lt hi / lo
 #pragma unroll
-        for (int mh = 0; mh < W_MH; mh++)
+    for (int mh = 0; mh < W_MH; mh++)
 #pragma unroll
-            for (int jo = 0; jo < W_NO; jo++) O[mh][jo][0] = O[mh][jo][1] = O[mh][jo][2] = O[mh][jo][3] = 0.0f;
-        float mrun[W_MH], lrun[W_MH];
+        for (int jo = 0; jo < W_NO; jo++) O[mh][jo][0] = O[mh][jo][1] = O[mh][jo][2] = O[mh][jo][3] = 0.0f;
+    float mrun[W_MH], lrun[W_MH];
 #pragma unroll
-        for (int mh = 0; mh < W_MH; mh++) {
-            mrun[mh] = OSCAR_NEG_INF;
-            lrun[mh] = 0.0f;
-        }
+    for (int mh = 0; mh < W_MH; mh++) {
+        mrun[mh] = OSCAR_NEG_INF;
+        lrun[mh] = 0.0f;
+    }
 
-        // online softmax over a unit's scores s[nt][2] (tokens nt*8 + 2lt, +1 of head 4 mh + hl); the
-        // O rows of this lane belong to head 4 mh + lt, whose correction lane 8 lt holds
+    // online softmax over a unit's scores s[nt][2] (tokens nt*8 + 2lt, +1 of head 4 mh + hl); the
+    // O rows of this lane belong to head 4 mh + lt, whose correction lane 8 lt holds
 #define W_SOFTMAX(NTTX, s, mh)                                                                  \
-        {                                                                                           \
-            float mx = OSCAR_NEG_INF;                                                               \
-            _Pragma("unroll") for (int nt = 0; nt < NTTX; nt++) mx = fmaxf(mx, fmaxf(s[nt][0], s[nt][1])); \
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));                                    \
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));                                    \
-            const float mnew = fmaxf(mrun[mh], mx);                                                 \
-            const float corr = oscar_ex2(mrun[mh] - mnew);                                          \
-            if (__any_sync(0xffffffffu, mnew != mrun[mh])) {                                        \
-                const float co = __shfl_sync(0xffffffffu, corr, 8 * lt);                            \
-                _Pragma("unroll") for (int jo = 0; jo < W_NO; jo++) {                               \
-                    O[mh][jo][0] *= co;                                                             \
-                    O[mh][jo][1] *= co;                                                             \
-                    O[mh][jo][2] *= co;                                                             \
-                    O[mh][jo][3] *= co;                                                             \
-                }                                                                                   \
-                W_PM_SCALE(mh, corr)                                                                \
-                lrun[mh] *= corr;                                                                   \
-            }                                                                                       \
-            mrun[mh] = mnew;                                                                        \
-            _Pragma("unroll") for (int nt = 0; nt < NTTX; nt++) {                                   \
-                s[nt][0] = oscar_ex2(s[nt][0] - mnew);                                              \
-                s[nt][1] = oscar_ex2(s[nt][1] - mnew);                                              \
-                lrun[mh] += s[nt][0] + s[nt][1];                                                    \
-            }                                                                                       \
-        }
+    {                                                                                           \
+        float mx = OSCAR_NEG_INF;                                                               \
+        _Pragma("unroll") for (int nt = 0; nt < NTTX; nt++) mx = fmaxf(mx, fmaxf(s[nt][0], s[nt][1])); \
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));                                    \
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));                                    \
+        const float mnew = fmaxf(mrun[mh], mx);                                                 \
+        const float corr = oscar_ex2(mrun[mh] - mnew);                                          \
+        if (__any_sync(0xffffffffu, mnew != mrun[mh])) {                                        \
+            const float co = __shfl_sync(0xffffffffu, corr, 8 * lt);                            \
+            _Pragma("unroll") for (int jo = 0; jo < W_NO; jo++) {                               \
+                O[mh][jo][0] *= co;                                                             \
+                O[mh][jo][1] *= co;                                                             \
+                O[mh][jo][2] *= co;                                                             \
+                O[mh][jo][3] *= co;                                                             \
+            }                                                                                   \
+            W_PM_SCALE(mh, corr)                                                                \
+            lrun[mh] *= corr;                                                                   \
+        }                                                                                       \
+        mrun[mh] = mnew;                                                                        \
+        _Pragma("unroll") for (int nt = 0; nt < NTTX; nt++) {                                   \
+            s[nt][0] = oscar_ex2(s[nt][0] - mnew);                                              \
+            s[nt][1] = oscar_ex2(s[nt][1] - mnew);                                              \
+            lrun[mh] += s[nt][0] + s[nt][1];                                                    \
+        }                                                                                       \
+    }
 #if OSCAR_INT2
 #define W_PM_SCALE(mh, corr) _Pragma("unroll") for (int g = 0; g < NGR; g++) pm[mh][g] *= corr;
 #else
 #define W_PM_SCALE(mh, corr)
 #endif
 
-        // ---- the warp's units ----
+    // ---- the warp's units ----
 #ifdef OSCAR_WPROF
-        if (wpr && tid == 0) wpr[14] = (unsigned long long)(clock64() - wpc0);
+    if (wpr && tid == 0) wpr[14] = (unsigned long long)(clock64() - wpc0);
 #endif
 #pragma unroll 1
-        for (int u = ua, i = 0; u < ub; u++, i++) {
-            if (u + WNS - 1 < ub) issue(u + WNS - 1, wst + ((i + WNS - 1) % WNS) * W_STG);
-            oscar_cp_commit();
-            asm volatile("cp.async.wait_group %0;\n" ::"n"(WNS - 1));
-            __syncwarp();
-            const oscar_u8 *st = wst + (i % WNS) * W_STG;
+    for (int u = ua, i = 0; u < ub; u++, i++) {
+        if (u + WNS - 1 < ub) issue(u + WNS - 1, wst + ((i + WNS - 1) % WNS) * W_STG);
+        oscar_cp_commit();
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(WNS - 1));
+        __syncwarp();
+        const oscar_u8 *st = wst + (i % WNS) * W_STG;
 #if OSCAR_INT2
-            if (u >= tsu && u < tsu + thu) {
-                float s[W_MH][W_NTT][2];
-                const oscar_u32 *ksc = (const oscar_u32 *)(st + W_I2_KS);
+        if (u >= tsu && u < tsu + thu) {
+            float s[W_MH][W_NTT][2];
+            const oscar_u32 *ksc = (const oscar_u32 *)(st + W_I2_KS);
 #pragma unroll
-                for (int ng = 0; ng < W_NTT; ng += W_WNG) {
-                    oscar_u32 wv[W_WNG][WNB]; // token (ng + i) * 8 + lg: byte columns 8 lt .. 8 lt + 7 (D 64: 4 lt .. 4 lt + 3)
+            for (int ng = 0; ng < W_NTT; ng += W_WNG) {
+                oscar_u32 wv[W_WNG][WNB]; // token (ng + i) * 8 + lg: byte columns 8 lt .. 8 lt + 7 (D 64: 4 lt .. 4 lt + 3)
 #pragma unroll
-                    for (int i = 0; i < W_WNG; i++) {
+                for (int i = 0; i < W_WNG; i++) {
 #if WNB == 2
-                        const uint2 w2 = *(const uint2 *)(st + ((ng + i) * 8 + lg) * WRB + 8 * lt);
-                        wv[i][0] = w2.x;
-                        wv[i][1] = w2.y;
+                    const uint2 w2 = *(const uint2 *)(st + ((ng + i) * 8 + lg) * WRB + 8 * lt);
+                    wv[i][0] = w2.x;
+                    wv[i][1] = w2.y;
 #else
-                        wv[i][0] = *(const oscar_u32 *)(st + ((ng + i) * 8 + lg) * WRB + 4 * lt);
+                    wv[i][0] = *(const oscar_u32 *)(st + ((ng + i) * 8 + lg) * WRB + 4 * lt);
 #endif
-                    }
+                }
 #pragma unroll
-                    for (int g = 0; g < NGR; g++) {
-                        int c[W_MH][W_WNG][4];
+                for (int g = 0; g < NGR; g++) {
+                    int c[W_MH][W_WNG][4];
 #pragma unroll
-                        for (int mh = 0; mh < W_MH; mh++)
+                    for (int mh = 0; mh < W_MH; mh++)
 #pragma unroll
-                            for (int i = 0; i < W_WNG; i++) c[mh][i][0] = c[mh][i][1] = c[mh][i][2] = c[mh][i][3] = 0;
+                        for (int i = 0; i < W_WNG; i++) c[mh][i][0] = c[mh][i][1] = c[mh][i][2] = c[mh][i][3] = 0;
 #pragma unroll
-                        for (int kq = 0; kq < W_QPG / W_QPK; kq++) {
-                            const int ks = (g * W_QPG) / W_QPK + kq;
-                            uint4 a[W_MH];
+                    for (int kq = 0; kq < W_QPG / W_QPK; kq++) {
+                        const int ks = (g * W_QPG) / W_QPK + kq;
+                        uint4 a[W_MH];
 #pragma unroll
-                            for (int mh = 0; mh < W_MH; mh++) a[mh] = W_QF(mh, ks);
-#pragma unroll
-                            for (int i = 0; i < W_WNG; i++) {
-                                // u8 codes x 4^qd in place (the query digits carry 4^-qd)
-#if D == 128
-                                const oscar_u32 m = 0x03030303u << (2 * ks), b0 = wv[i][0] & m, b1 = wv[i][1] & m;
-#else
-                                const oscar_u32 b0 = wv[i][0] & (0x03030303u << (4 * ks)), b1 = wv[i][0] & (0x0c0c0c0cu << (4 * ks));
-#endif
-#pragma unroll
-                                for (int mh = 0; mh < W_MH; mh++) oscar_imma(c[mh][i], a[mh], b0, b1);
-                            }
-                        }
+                        for (int mh = 0; mh < W_MH; mh++) a[mh] = W_QF(mh, ks);
 #pragma unroll
                         for (int i = 0; i < W_WNG; i++) {
-                            const int t0 = (ng + i) * 8 + 2 * lt;
-                            const oscar_u32 k0 = ksc[t0 * NGR + g], k1 = ksc[(t0 + 1) * NGR + g];
-                            const float k0s = oscar_f16_to_f32((oscar_u16)(k0 & 0xffffu)), k0z = oscar_f16_to_f32((oscar_u16)(k0 >> 16));
-                            const float k1s = oscar_f16_to_f32((oscar_u16)(k1 & 0xffffu)), k1z = oscar_f16_to_f32((oscar_u16)(k1 >> 16));
+                            // u8 codes x 4^qd in place (the query digits carry 4^-qd)
+#if D == 128
+                            const oscar_u32 m = 0x03030303u << (2 * ks), b0 = wv[i][0] & m, b1 = wv[i][1] & m;
+#else
+                            const oscar_u32 b0 = wv[i][0] & (0x03030303u << (4 * ks)), b1 = wv[i][0] & (0x0c0c0c0cu << (4 * ks));
+#endif
 #pragma unroll
-                            for (int mh = 0; mh < W_MH; mh++) {
-                                // digits (lg & 1) and 2 + (lg & 1) here, the other two in lane ^ 4: weights 2^(8 digit - 15)
-                                float d0 = fmaf((float)c[mh][i][2], qwh[mh], (float)c[mh][i][0] * qwl[mh]);
-                                float d1 = fmaf((float)c[mh][i][3], qwh[mh], (float)c[mh][i][1] * qwl[mh]);
-                                d0 += __shfl_xor_sync(0xffffffffu, d0, 4);
-                                d1 += __shfl_xor_sync(0xffffffffu, d1, 4);
-                                const float v0 = k0s * d0 + k0z * qsmh[mh][g];
-                                const float v1 = k1s * d1 + k1z * qsmh[mh][g];
-                                s[mh][ng + i][0] = g ? s[mh][ng + i][0] + v0 : v0; // no 0 + x adds (signed zeros keep them)
-                                s[mh][ng + i][1] = g ? s[mh][ng + i][1] + v1 : v1;
-                            }
+                            for (int mh = 0; mh < W_MH; mh++) oscar_imma(c[mh][i], a[mh], b0, b1);
+                        }
+                    }
+#pragma unroll
+                    for (int i = 0; i < W_WNG; i++) {
+                        const int t0 = (ng + i) * 8 + 2 * lt;
+                        const oscar_u32 k0 = ksc[t0 * NGR + g], k1 = ksc[(t0 + 1) * NGR + g];
+                        const float k0s = oscar_f16_to_f32((oscar_u16)(k0 & 0xffffu)), k0z = oscar_f16_to_f32((oscar_u16)(k0 >> 16));
+                        const float k1s = oscar_f16_to_f32((oscar_u16)(k1 & 0xffffu)), k1z = oscar_f16_to_f32((oscar_u16)(k1 >> 16));
+#pragma unroll
+                        for (int mh = 0; mh < W_MH; mh++) {
+                            // digits (lg & 1) and 2 + (lg & 1) here, the other two in lane ^ 4: weights 2^(8 digit - 15)
+                            float d0 = fmaf((float)c[mh][i][2], qwh[mh], (float)c[mh][i][0] * qwl[mh]);
+                            float d1 = fmaf((float)c[mh][i][3], qwh[mh], (float)c[mh][i][1] * qwl[mh]);
+                            d0 += __shfl_xor_sync(0xffffffffu, d0, 4);
+                            d1 += __shfl_xor_sync(0xffffffffu, d1, 4);
+                            const float v0 = k0s * d0 + k0z * qsmh[mh][g];
+                            const float v1 = k1s * d1 + k1z * qsmh[mh][g];
+                            s[mh][ng + i][0] = g ? s[mh][ng + i][0] + v0 : v0; // no 0 + x adds (signed zeros keep them)
+                            s[mh][ng + i][1] = g ? s[mh][ng + i][1] + v1 : v1;
                         }
                     }
                 }
-                const oscar_u32 *vsc = (const oscar_u32 *)(st + W_I2_VS);
+            }
+            const oscar_u32 *vsc = (const oscar_u32 *)(st + W_I2_VS);
 #pragma unroll
-                for (int mh = 0; mh < W_MH; mh++) W_SOFTMAX(W_NTT, s[mh], mh)
+            for (int mh = 0; mh < W_MH; mh++) W_SOFTMAX(W_NTT, s[mh], mh)
 #if WPVK
-                // B: the weights p * scale of head 4 mh + hl as 23-bit fixed point: n-tile 0 column lg = digit
-                // part (0, 1), n-tile 1 column lg = digit 2 (part 0; part 1 columns are zero);
-                // k = 4 lt + b <-> token (4 ks + (b >> 1)) * 8 + 2 lt + (b & 1) (b0; A a0 / a1), k = 16 + 4 lt + b
-                // <-> token (4 ks + 2 + (b >> 1)) * 8 + 2 lt + (b & 1) (b1; a2 / a3): the lane's own scores
-                oscar_u32 Bd[W_MH][NGR][TH / 16], Bh[W_MH][NGR][TH / 16];
-                float winv[W_MH][NGR]; // 1 / fixed-point scale of head 4 mh + lt (this lane's O columns)
-                const oscar_u32 dsel = (oscar_u32)part | ((4u + (oscar_u32)part) << 4); // this lane's digit of two weights
+            // B: the weights p * scale of head 4 mh + hl as 23-bit fixed point: n-tile 0 column lg = digit
+            // part (0, 1), n-tile 1 column lg = digit 2 (part 0; part 1 columns are zero);
+            // k = 4 lt + b <-> token (4 ks + (b >> 1)) * 8 + 2 lt + (b & 1) (b0; A a0 / a1), k = 16 + 4 lt + b
+            // <-> token (4 ks + 2 + (b >> 1)) * 8 + 2 lt + (b & 1) (b1; a2 / a3): the lane's own scores
+            oscar_u32 Bd[W_MH][NGR][TH / 16], Bh[W_MH][NGR][TH / 16];
+            float winv[W_MH][NGR]; // 1 / fixed-point scale of head 4 mh + lt (this lane's O columns)
+            const oscar_u32 dsel = (oscar_u32)part | ((4u + (oscar_u32)part) << 4); // this lane's digit of two weights
 #pragma unroll
-                for (int g = 0; g < NGR; g++) {
-                    float sv[W_NTT][2];
+            for (int g = 0; g < NGR; g++) {
+                float sv[W_NTT][2];
+#pragma unroll
+                for (int nt = 0; nt < W_NTT; nt++)
+#pragma unroll
+                    for (int e = 0; e < 2; e++) {
+                        const oscar_u32 v = vsc[(nt * 8 + 2 * lt + e) * NGR + g];
+                        const float z = oscar_f16_to_f32((oscar_u16)(v >> 16));
+                        sv[nt][e] = oscar_f16_to_f32((oscar_u16)(v & 0xffffu));
+#pragma unroll
+                        for (int mh = 0; mh < W_MH; mh++) pm[mh][g] += s[mh][nt][e] * z;
+                    }
+#pragma unroll
+                for (int mh = 0; mh < W_MH; mh++) {
+                    float wm = 0.0f;
+#pragma unroll
+                    for (int nt = 0; nt < W_NTT; nt++) wm = fmaxf(wm, fmaxf(s[mh][nt][0] * sv[nt][0], s[mh][nt][1] * sv[nt][1]));
+                    wm = fmaxf(wm, __shfl_xor_sync(0xffffffffu, wm, 1));
+                    wm = fmaxf(wm, __shfl_xor_sync(0xffffffffu, wm, 2));
+                    // wm < 2^(eb - 126): weights x (2^23 - 1) * 2^(126 - eb) round to at most 2^23 - 1
+                    const int eb = max(__float_as_int(wm) >> 23, 30);
+                    const float sc = 8388607.0f * __int_as_float((253 - eb) << 23);
+                    winv[mh][g] = __shfl_sync(0xffffffffu, __int_as_float((eb + 1) << 23) * (1.0f / 8388607.0f), 8 * lt);
+                    oscar_u32 uw[W_NTT][2];
 #pragma unroll
                     for (int nt = 0; nt < W_NTT; nt++)
 #pragma unroll
-                        for (int e = 0; e < 2; e++) {
-                            const oscar_u32 v = vsc[(nt * 8 + 2 * lt + e) * NGR + g];
-                            const float z = oscar_f16_to_f32((oscar_u16)(v >> 16));
-                            sv[nt][e] = oscar_f16_to_f32((oscar_u16)(v & 0xffffu));
+                        for (int e = 0; e < 2; e++) uw[nt][e] = __float_as_uint(fmaf(s[mh][nt][e] * sv[nt][e], sc, 8388608.0f)); // integer in the 23 mantissa bits
 #pragma unroll
-                            for (int mh = 0; mh < W_MH; mh++) pm[mh][g] += s[mh][nt][e] * z;
-                        }
-#pragma unroll
-                    for (int mh = 0; mh < W_MH; mh++) {
-                        float wm = 0.0f;
-#pragma unroll
-                        for (int nt = 0; nt < W_NTT; nt++) wm = fmaxf(wm, fmaxf(s[mh][nt][0] * sv[nt][0], s[mh][nt][1] * sv[nt][1]));
-                        wm = fmaxf(wm, __shfl_xor_sync(0xffffffffu, wm, 1));
-                        wm = fmaxf(wm, __shfl_xor_sync(0xffffffffu, wm, 2));
-                        // wm < 2^(eb - 126): weights x (2^23 - 1) * 2^(126 - eb) round to at most 2^23 - 1
-                        const int eb = max(__float_as_int(wm) >> 23, 30);
-                        const float sc = 8388607.0f * __int_as_float((253 - eb) << 23);
-                        winv[mh][g] = __shfl_sync(0xffffffffu, __int_as_float((eb + 1) << 23) * (1.0f / 8388607.0f), 8 * lt);
-                        oscar_u32 uw[W_NTT][2];
-#pragma unroll
-                        for (int nt = 0; nt < W_NTT; nt++)
-#pragma unroll
-                            for (int e = 0; e < 2; e++) uw[nt][e] = __float_as_uint(fmaf(s[mh][nt][e] * sv[nt][e], sc, 8388608.0f)); // integer in the 23 mantissa bits
-#pragma unroll
-                        for (int r = 0; r < TH / 16; r++) {
-                            Bd[mh][g][r] = __byte_perm(__byte_perm(uw[2 * r][0], uw[2 * r][1], dsel), __byte_perm(uw[2 * r + 1][0], uw[2 * r + 1][1], dsel), 0x5410u);
-                            const oscar_u32 b2 = __byte_perm(__byte_perm(uw[2 * r][0], uw[2 * r][1], 0x62u), __byte_perm(uw[2 * r + 1][0], uw[2 * r + 1][1], 0x62u), 0x5410u);
-                            Bh[mh][g][r] = part ? 0u : b2;
-                        }
+                    for (int r = 0; r < TH / 16; r++) {
+                        Bd[mh][g][r] = __byte_perm(__byte_perm(uw[2 * r][0], uw[2 * r][1], dsel), __byte_perm(uw[2 * r + 1][0], uw[2 * r + 1][1], dsel), 0x5410u);
+                        const oscar_u32 b2 = __byte_perm(__byte_perm(uw[2 * r][0], uw[2 * r][1], 0x62u), __byte_perm(uw[2 * r + 1][0], uw[2 * r + 1][1], 0x62u), 0x5410u);
+                        Bh[mh][g][r] = part ? 0u : b2;
                     }
                 }
-                // A = V codes: T[ks][e][h] = byte column WBPL lg + e of the four tokens of half h of k-step ks
-                oscar_u32 T[TH / 32][WBPL][2];
+            }
+            // A = V codes: T[ks][e][h] = byte column WBPL lg + e of the four tokens of half h of k-step ks
+            oscar_u32 T[TH / 32][WBPL][2];
 #pragma unroll
-                for (int ks = 0; ks < TH / 32; ks++)
+            for (int ks = 0; ks < TH / 32; ks++)
 #pragma unroll
-                    for (int h = 0; h < 2; h++) {
-                        oscar_u32 w[4];
+                for (int h = 0; h < 2; h++) {
+                    oscar_u32 w[4];
 #pragma unroll
-                        for (int b = 0; b < 4; b++) {
-                            // token t = 8 m + 2 lt + (b & 1), m = 4 ks + 2 h + (b >> 1), padded row t + t / 4 =
-                            // 10 m + (b & 1) + 2 lt + lt / 2: a lane base plus a constant (no address arithmetic per load)
-                            const oscar_u8 *src = st + w_vl + ((b & 1) + 10 * (4 * ks + 2 * h + (b >> 1))) * WRB;
-                            w[b] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
-                        }
-#if WBPL == 4
-                        const oscar_u32 x01l = __byte_perm(w[0], w[1], 0x5140u), x01h = __byte_perm(w[0], w[1], 0x7362u);
-                        const oscar_u32 x23l = __byte_perm(w[2], w[3], 0x5140u), x23h = __byte_perm(w[2], w[3], 0x7362u);
-                        T[ks][0][h] = __byte_perm(x01l, x23l, 0x5410u);
-                        T[ks][1][h] = __byte_perm(x01l, x23l, 0x7632u);
-                        T[ks][2][h] = __byte_perm(x01h, x23h, 0x5410u);
-                        T[ks][3][h] = __byte_perm(x01h, x23h, 0x7632u);
-#else
-                        const oscar_u32 x01 = __byte_perm(w[0], w[1], 0x5410u), x23 = __byte_perm(w[2], w[3], 0x5410u);
-                        T[ks][0][h] = __byte_perm(x01, x23, 0x6420u);
-                        T[ks][1][h] = __byte_perm(x01, x23, 0x7531u);
-#endif
+                    for (int b = 0; b < 4; b++) {
+                        // token t = 8 m + 2 lt + (b & 1), m = 4 ks + 2 h + (b >> 1), padded row t + t / 4 =
+                        // 10 m + (b & 1) + 2 lt + lt / 2: a lane base plus a constant (no address arithmetic per load)
+                        const oscar_u8 *src = st + w_vl + ((b & 1) + 10 * (4 * ks + 2 * h + (b >> 1))) * WRB;
+                        w[b] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
                     }
-                // per channel tile: the unit's k-steps summed in int32 (digits 0 + 256 x digit 1 < 2^31: 255 x 257
-                // x 192 x 64), then into O with the head's scale
+#if WBPL == 4
+                    const oscar_u32 x01l = __byte_perm(w[0], w[1], 0x5140u), x01h = __byte_perm(w[0], w[1], 0x7362u);
+                    const oscar_u32 x23l = __byte_perm(w[2], w[3], 0x5140u), x23h = __byte_perm(w[2], w[3], 0x7362u);
+                    T[ks][0][h] = __byte_perm(x01l, x23l, 0x5410u);
+                    T[ks][1][h] = __byte_perm(x01l, x23l, 0x7632u);
+                    T[ks][2][h] = __byte_perm(x01h, x23h, 0x5410u);
+                    T[ks][3][h] = __byte_perm(x01h, x23h, 0x7632u);
+#else
+                    const oscar_u32 x01 = __byte_perm(w[0], w[1], 0x5410u), x23 = __byte_perm(w[2], w[3], 0x5410u);
+                    T[ks][0][h] = __byte_perm(x01, x23, 0x6420u);
+                    T[ks][1][h] = __byte_perm(x01, x23, 0x7531u);
+#endif
+                }
+            // per channel tile: the unit's k-steps summed in int32 (digits 0 + 256 x digit 1 < 2^31: 255 x 257
+            // x 192 x 64), then into O with the head's scale
 #pragma unroll
-                for (int qd = 0; qd < 4; qd++) {
-                    const oscar_u32 m = 0x03030303u << (2 * qd); // code x 4^qd in place
+            for (int qd = 0; qd < 4; qd++) {
+                const oscar_u32 m = 0x03030303u << (2 * qd); // code x 4^qd in place
+#pragma unroll
+                for (int mt = 0; mt < W_NMT; mt++) {
+                    int c[W_MH][4], ch[W_MH][4];
+#pragma unroll
+                    for (int mh = 0; mh < W_MH; mh++) c[mh][0] = c[mh][1] = c[mh][2] = c[mh][3] = ch[mh][0] = ch[mh][1] = ch[mh][2] = ch[mh][3] = 0;
+#pragma unroll
+                    for (int ks = 0; ks < TH / 32; ks++) {
+                        const oscar_u32 a0 = T[ks][mt][0] & m, a1 = T[ks][W_NMT + mt][0] & m, a2 = T[ks][mt][1] & m, a3 = T[ks][W_NMT + mt][1] & m;
+#pragma unroll
+                        for (int mh = 0; mh < W_MH; mh++) {
+                            oscar_imma_u8(c[mh], a0, a1, a2, a3, Bd[mh][qd / W_QPG][2 * ks], Bd[mh][qd / W_QPG][2 * ks + 1]);
+                            oscar_imma_u8(ch[mh], a0, a1, a2, a3, Bh[mh][qd / W_QPG][2 * ks], Bh[mh][qd / W_QPG][2 * ks + 1]);
+                        }
+                    }
+#pragma unroll
+                    for (int mh = 0; mh < W_MH; mh++) {
+                        const float iv = winv[mh][qd / W_QPG];
+                        const float r0 = fmaf((float)ch[mh][0], 65536.0f, (float)(c[mh][0] + (c[mh][1] << 8)));
+                        const float r8 = fmaf((float)ch[mh][2], 65536.0f, (float)(c[mh][2] + (c[mh][3] << 8)));
+                        O[mh][qd * W_NMT + mt][0] = fmaf(r0, iv, O[mh][qd * W_NMT + mt][0]);
+                        O[mh][qd * W_NMT + mt][2] = fmaf(r8, iv, O[mh][qd * W_NMT + mt][2]);
+                    }
+                }
+            }
+#else
+#pragma unroll
+            for (int kk = 0; kk < TH / 16; kk++) {
+                const int t0 = 16 * kk + 2 * lt;
+                oscar_u32 W[4];
+#pragma unroll
+                for (int r = 0; r < 4; r++) {
+                    const oscar_u8 *src = st + w_vl + ((r & 1) + 10 * (2 * kk + (r >> 1))) * WRB; // token t0 + (r & 1) + 8 (r >> 1)
+                    W[r] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
+                }
+                // byte column WBPL lg + e of tokens t0, t0 + 1 (xa) and t0 + 8, t0 + 9 (xb), one per half
+                oscar_u32 xa[WBPL], xb[WBPL];
+#pragma unroll
+                for (int e = 0; e < WBPL; e++) {
+                    const oscar_u32 sel = 0x4400u + 0x1111u * (oscar_u32)e;
+                    xa[e] = __byte_perm(W[0], W[1], sel);
+                    xb[e] = __byte_perm(W[2], W[3], sel);
+                }
+                // B: weights p * scale of head 4 mh + hl, this lane's half (hi / lo)
+                oscar_u32 B0[W_MH][NGR], B1[W_MH][NGR];
+#pragma unroll
+                for (int g = 0; g < NGR; g++) {
+                    const oscar_u32 v0 = vsc[t0 * NGR + g], v1 = vsc[(t0 + 1) * NGR + g], v8 = vsc[(t0 + 8) * NGR + g], v9 = vsc[(t0 + 9) * NGR + g];
+                    const float s0 = oscar_f16_to_f32((oscar_u16)(v0 & 0xffffu)), s1 = oscar_f16_to_f32((oscar_u16)(v1 & 0xffffu));
+                    const float s8 = oscar_f16_to_f32((oscar_u16)(v8 & 0xffffu)), s9 = oscar_f16_to_f32((oscar_u16)(v9 & 0xffffu));
+                    const float z0 = oscar_f16_to_f32((oscar_u16)(v0 >> 16)), z1 = oscar_f16_to_f32((oscar_u16)(v1 >> 16));
+                    const float z8 = oscar_f16_to_f32((oscar_u16)(v8 >> 16)), z9 = oscar_f16_to_f32((oscar_u16)(v9 >> 16));
+#pragma unroll
+                    for (int mh = 0; mh < W_MH; mh++) {
+                        const float p0 = s[mh][2 * kk][0], p1 = s[mh][2 * kk][1], p8 = s[mh][2 * kk + 1][0], p9 = s[mh][2 * kk + 1][1];
+                        pm[mh][g] += p0 * z0 + p1 * z1 + p8 * z8 + p9 * z9;
+                        B0[mh][g] = oscar_h2_part(p0 * s0, p1 * s1, part);
+                        B1[mh][g] = oscar_h2_part(p8 * s8, p9 * s9, part);
+                    }
+                }
+#pragma unroll
+                for (int qd = 0; qd < 4; qd++)
 #pragma unroll
                     for (int mt = 0; mt < W_NMT; mt++) {
-                        int c[W_MH][4], ch[W_MH][4];
+                        uint4 A;
+                        A.x = oscar_w_codes(xa[mt], qd);
+                        A.y = oscar_w_codes(xa[W_NMT + mt], qd);
+                        A.z = oscar_w_codes(xb[mt], qd);
+                        A.w = oscar_w_codes(xb[W_NMT + mt], qd);
 #pragma unroll
-                        for (int mh = 0; mh < W_MH; mh++) c[mh][0] = c[mh][1] = c[mh][2] = c[mh][3] = ch[mh][0] = ch[mh][1] = ch[mh][2] = ch[mh][3] = 0;
-#pragma unroll
-                        for (int ks = 0; ks < TH / 32; ks++) {
-                            const oscar_u32 a0 = T[ks][mt][0] & m, a1 = T[ks][W_NMT + mt][0] & m, a2 = T[ks][mt][1] & m, a3 = T[ks][W_NMT + mt][1] & m;
-#pragma unroll
-                            for (int mh = 0; mh < W_MH; mh++) {
-                                oscar_imma_u8(c[mh], a0, a1, a2, a3, Bd[mh][qd / W_QPG][2 * ks], Bd[mh][qd / W_QPG][2 * ks + 1]);
-                                oscar_imma_u8(ch[mh], a0, a1, a2, a3, Bh[mh][qd / W_QPG][2 * ks], Bh[mh][qd / W_QPG][2 * ks + 1]);
-                            }
-                        }
-#pragma unroll
-                        for (int mh = 0; mh < W_MH; mh++) {
-                            const float iv = winv[mh][qd / W_QPG];
-                            const float r0 = fmaf((float)ch[mh][0], 65536.0f, (float)(c[mh][0] + (c[mh][1] << 8)));
-                            const float r8 = fmaf((float)ch[mh][2], 65536.0f, (float)(c[mh][2] + (c[mh][3] << 8)));
-                            O[mh][qd * W_NMT + mt][0] = fmaf(r0, iv, O[mh][qd * W_NMT + mt][0]);
-                            O[mh][qd * W_NMT + mt][2] = fmaf(r8, iv, O[mh][qd * W_NMT + mt][2]);
-                        }
+                        for (int mh = 0; mh < W_MH; mh++) oscar_mma_f16(O[mh][qd * W_NMT + mt], A, B0[mh][qd / W_QPG], B1[mh][qd / W_QPG]);
                     }
-                }
-#else
-#pragma unroll
-                for (int kk = 0; kk < TH / 16; kk++) {
-                    const int t0 = 16 * kk + 2 * lt;
-                    oscar_u32 W[4];
-#pragma unroll
-                    for (int r = 0; r < 4; r++) {
-                        const oscar_u8 *src = st + w_vl + ((r & 1) + 10 * (2 * kk + (r >> 1))) * WRB; // token t0 + (r & 1) + 8 (r >> 1)
-                        W[r] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
-                    }
-                    // byte column WBPL lg + e of tokens t0, t0 + 1 (xa) and t0 + 8, t0 + 9 (xb), one per half
-                    oscar_u32 xa[WBPL], xb[WBPL];
-#pragma unroll
-                    for (int e = 0; e < WBPL; e++) {
-                        const oscar_u32 sel = 0x4400u + 0x1111u * (oscar_u32)e;
-                        xa[e] = __byte_perm(W[0], W[1], sel);
-                        xb[e] = __byte_perm(W[2], W[3], sel);
-                    }
-                    // B: weights p * scale of head 4 mh + hl, this lane's half (hi / lo)
-                    oscar_u32 B0[W_MH][NGR], B1[W_MH][NGR];
-#pragma unroll
-                    for (int g = 0; g < NGR; g++) {
-                        const oscar_u32 v0 = vsc[t0 * NGR + g], v1 = vsc[(t0 + 1) * NGR + g], v8 = vsc[(t0 + 8) * NGR + g], v9 = vsc[(t0 + 9) * NGR + g];
-                        const float s0 = oscar_f16_to_f32((oscar_u16)(v0 & 0xffffu)), s1 = oscar_f16_to_f32((oscar_u16)(v1 & 0xffffu));
-                        const float s8 = oscar_f16_to_f32((oscar_u16)(v8 & 0xffffu)), s9 = oscar_f16_to_f32((oscar_u16)(v9 & 0xffffu));
-                        const float z0 = oscar_f16_to_f32((oscar_u16)(v0 >> 16)), z1 = oscar_f16_to_f32((oscar_u16)(v1 >> 16));
-                        const float z8 = oscar_f16_to_f32((oscar_u16)(v8 >> 16)), z9 = oscar_f16_to_f32((oscar_u16)(v9 >> 16));
-#pragma unroll
-                        for (int mh = 0; mh < W_MH; mh++) {
-                            const float p0 = s[mh][2 * kk][0], p1 = s[mh][2 * kk][1], p8 = s[mh][2 * kk + 1][0], p9 = s[mh][2 * kk + 1][1];
-                            pm[mh][g] += p0 * z0 + p1 * z1 + p8 * z8 + p9 * z9;
-                            B0[mh][g] = oscar_h2_part(p0 * s0, p1 * s1, part);
-                            B1[mh][g] = oscar_h2_part(p8 * s8, p9 * s9, part);
-                        }
-                    }
-#pragma unroll
-                    for (int qd = 0; qd < 4; qd++)
-#pragma unroll
-                        for (int mt = 0; mt < W_NMT; mt++) {
-                            uint4 A;
-                            A.x = oscar_w_codes(xa[mt], qd);
-                            A.y = oscar_w_codes(xa[W_NMT + mt], qd);
-                            A.z = oscar_w_codes(xb[mt], qd);
-                            A.w = oscar_w_codes(xb[W_NMT + mt], qd);
-#pragma unroll
-                            for (int mh = 0; mh < W_MH; mh++) oscar_mma_f16(O[mh][qd * W_NMT + mt], A, B0[mh][qd / W_QPG], B1[mh][qd / W_QPG]);
-                        }
-                }
+            }
 #endif
-            } else
+        } else
 #endif
-            {
-                // BF16 unit: 8 rows (zero rows past the end)
-                int nr;
-                if (u < tsu) nr = ns - u * WUB;
-                else if (u >= tsu + thu) nr = nw - (u - tsu - thu) * WUB;
-                else nr = W_HU;
-                float c[W_MH][4];
+        {
+            // BF16 unit: 8 rows (zero rows past the end)
+            int nr;
+            if (u < tsu) nr = ns - u * WUB;
+            else if (u >= tsu + thu) nr = nw - (u - tsu - thu) * WUB;
+            else nr = W_HU;
+            float c[W_MH][4];
 #pragma unroll
-                for (int mh = 0; mh < W_MH; mh++) c[mh][0] = c[mh][1] = c[mh][2] = c[mh][3] = 0.0f;
+            for (int mh = 0; mh < W_MH; mh++) c[mh][0] = c[mh][1] = c[mh][2] = c[mh][3] = 0.0f;
 #pragma unroll
-                for (int ks = 0; ks < D / 16; ks++) {
-                    const uint2 kw = *(const uint2 *)(st + lg * WBK + (16 * ks + 4 * lt) * 2);
-#pragma unroll
-                    for (int mh = 0; mh < W_MH; mh++) {
-                        const uint4 a = qfb[(mh * (D / 16) + ks) * 32 + lane];
-                        oscar_mma_bf16(c[mh], a.x, a.y, a.z, a.w, kw.x, kw.y);
-                    }
-                }
-                oscar_u32 bp[W_MH];
+            for (int ks = 0; ks < D / 16; ks++) {
+                const uint2 kw = *(const uint2 *)(st + lg * WBK + (16 * ks + 4 * lt) * 2);
 #pragma unroll
                 for (int mh = 0; mh < W_MH; mh++) {
-                    float s[1][2];
-                    s[0][0] = 2 * lt < nr ? (c[mh][0] + c[mh][2]) * p.scale_log2 : OSCAR_NEG_INF;
-                    s[0][1] = 2 * lt + 1 < nr ? (c[mh][1] + c[mh][3]) * p.scale_log2 : OSCAR_NEG_INF;
-                    W_SOFTMAX(1, s, mh)
-                    bp[mh] = oscar_b2_part(s[0][0], s[0][1], part);
+                    const uint4 a = qfb[(mh * (D / 16) + ks) * 32 + lane];
+                    oscar_mma_bf16(c[mh], a.x, a.y, a.z, a.w, kw.x, kw.y);
                 }
-                // A = V^T: rows = channels (as the INT2 O layout), k = tokens 2 lt, 2 lt + 1 (rows 8-15 empty)
-                const oscar_u8 *vb = st + WUB * WBK;
+            }
+            oscar_u32 bp[W_MH];
 #pragma unroll
-                for (int qd = 0; qd < 4; qd++) {
-                    oscar_u32 w0[2], w1[2];
+            for (int mh = 0; mh < W_MH; mh++) {
+                float s[1][2];
+                s[0][0] = 2 * lt < nr ? (c[mh][0] + c[mh][2]) * p.scale_log2 : OSCAR_NEG_INF;
+                s[0][1] = 2 * lt + 1 < nr ? (c[mh][1] + c[mh][3]) * p.scale_log2 : OSCAR_NEG_INF;
+                W_SOFTMAX(1, s, mh)
+                bp[mh] = oscar_b2_part(s[0][0], s[0][1], part);
+            }
+            // A = V^T: rows = channels (as the INT2 O layout), k = tokens 2 lt, 2 lt + 1 (rows 8-15 empty)
+            const oscar_u8 *vb = st + WUB * WBK;
+#pragma unroll
+            for (int qd = 0; qd < 4; qd++) {
+                oscar_u32 w0[2], w1[2];
 #if WBPL == 4
-                    {
-                        const uint2 x0 = *(const uint2 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 4 * lg) * 2);
-                        const uint2 x1 = *(const uint2 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 4 * lg) * 2);
-                        w0[0] = x0.x;
-                        w0[1] = x0.y;
-                        w1[0] = x1.x;
-                        w1[1] = x1.y;
-                    }
+                {
+                    const uint2 x0 = *(const uint2 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 4 * lg) * 2);
+                    const uint2 x1 = *(const uint2 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 4 * lg) * 2);
+                    w0[0] = x0.x;
+                    w0[1] = x0.y;
+                    w1[0] = x1.x;
+                    w1[1] = x1.y;
+                }
 #else
-                    w0[0] = *(const oscar_u32 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 2 * lg) * 2);
-                    w1[0] = *(const oscar_u32 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 2 * lg) * 2);
-                    w0[1] = w1[1] = 0;
+                w0[0] = *(const oscar_u32 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 2 * lg) * 2);
+                w1[0] = *(const oscar_u32 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 2 * lg) * 2);
+                w0[1] = w1[1] = 0;
 #endif
-                    const float f = qd == 0 ? 1.0f : qd == 1 ? 4.0f : qd == 2 ? 16.0f : 64.0f;
+                const float f = qd == 0 ? 1.0f : qd == 1 ? 4.0f : qd == 2 ? 16.0f : 64.0f;
 #pragma unroll
-                    for (int mt = 0; mt < W_NMT; mt++) {
-                        const int e0 = mt, e1 = W_NMT + mt;
-                        const oscar_u32 a0 = __byte_perm(w0[e0 >> 1], w1[e0 >> 1], (e0 & 1) ? 0x7632u : 0x5410u);
-                        const oscar_u32 a1 = __byte_perm(w0[e1 >> 1], w1[e1 >> 1], (e1 & 1) ? 0x7632u : 0x5410u);
+                for (int mt = 0; mt < W_NMT; mt++) {
+                    const int e0 = mt, e1 = W_NMT + mt;
+                    const oscar_u32 a0 = __byte_perm(w0[e0 >> 1], w1[e0 >> 1], (e0 & 1) ? 0x7632u : 0x5410u);
+                    const oscar_u32 a1 = __byte_perm(w0[e1 >> 1], w1[e1 >> 1], (e1 & 1) ? 0x7632u : 0x5410u);
 #pragma unroll
-                        for (int mh = 0; mh < W_MH; mh++) {
-                            float ct[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-                            oscar_mma_bf16(ct, a0, a1, 0u, 0u, bp[mh], 0u);
-                            O[mh][qd * W_NMT + mt][0] += ct[0] * f;
-                            O[mh][qd * W_NMT + mt][1] += ct[1] * f;
-                            O[mh][qd * W_NMT + mt][2] += ct[2] * f;
-                            O[mh][qd * W_NMT + mt][3] += ct[3] * f;
-                        }
+                    for (int mh = 0; mh < W_MH; mh++) {
+                        float ct[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                        oscar_mma_bf16(ct, a0, a1, 0u, 0u, bp[mh], 0u);
+                        O[mh][qd * W_NMT + mt][0] += ct[0] * f;
+                        O[mh][qd * W_NMT + mt][1] += ct[1] * f;
+                        O[mh][qd * W_NMT + mt][2] += ct[2] * f;
+                        O[mh][qd * W_NMT + mt][3] += ct[3] * f;
                     }
                 }
             }
-            __syncwarp();
         }
-        oscar_cp_wait0();
+        __syncwarp();
+    }
+    oscar_cp_wait0();
 #ifdef OSCAR_WPROF
-        if (wpr && lane == 0) {
-            const int e = ub < tsu ? ub : tsu, f = ua > tsu + thu ? ua : tsu + thu;
-            const int nbf = (e > ua ? e - ua : 0) + (ub > f ? ub - f : 0);
-            wpr[4 + warp] = (unsigned long long)(clock64() - wpc0);
-            wpr[8 + warp] = (unsigned long long)(ub - ua) | (unsigned long long)nbf << 16;
-        }
+    if (wpr && lane == 0) {
+        const int e = ub < tsu ? ub : tsu, f = ua > tsu + thu ? ua : tsu + thu;
+        const int nbf = (e > ua ? e - ua : 0) + (ub > f ? ub - f : 0);
+        wpr[4 + warp] = (unsigned long long)(clock64() - wpc0);
+        wpr[8 + warp] = (unsigned long long)(ub - ua) | (unsigned long long)nbf << 16;
+    }
 #endif
 
-        // ---- merge the warps of the block, write this split's partial result ----
+    // ---- merge the warps of the block, write this split's partial result ----
 #pragma unroll
-        for (int mh = 0; mh < W_MH; mh++) {
-            lrun[mh] += __shfl_xor_sync(0xffffffffu, lrun[mh], 1);
-            lrun[mh] += __shfl_xor_sync(0xffffffffu, lrun[mh], 2);
+    for (int mh = 0; mh < W_MH; mh++) {
+        lrun[mh] += __shfl_xor_sync(0xffffffffu, lrun[mh], 1);
+        lrun[mh] += __shfl_xor_sync(0xffffffffu, lrun[mh], 2);
 #if OSCAR_INT2
 #pragma unroll
-            for (int g = 0; g < NGR; g++) {
-                pm[mh][g] += __shfl_xor_sync(0xffffffffu, pm[mh][g], 1);
-                pm[mh][g] += __shfl_xor_sync(0xffffffffu, pm[mh][g], 2);
-            }
-#endif
-        }
-        __syncthreads(); // every warp is done with its stages: the merge buffer overlays them
-        float *wo = (float *)smem;                  // [WNW][G][D]
-        float *wml = wo + WNW * G * D;              // [WNW][G][2]
-#pragma unroll
-        for (int mh = 0; mh < W_MH; mh++) {
-            const int ho = 4 * mh + lt; // head of this lane's O columns
-#if OSCAR_INT2
-            float add[NGR];
-#pragma unroll
-            for (int g = 0; g < NGR; g++) add[g] = __shfl_sync(0xffffffffu, pm[mh][g], 8 * lt);
-#endif
-            if (ho < G) {
-#pragma unroll
-                for (int jo = 0; jo < W_NO; jo++) {
-                    const int qd = jo / W_NMT, mt = jo % W_NMT, ch = qd * (D / 4) + WBPL * lg + mt;
-                    const float f = qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f;
-#if OSCAR_INT2
-                    const float a = add[qd / W_QPG];
-#else
-                    const float a = 0.0f;
-#endif
-                    wo[(warp * G + ho) * D + ch] = (O[mh][jo][0] + O[mh][jo][1]) * f + a;
-                    wo[(warp * G + ho) * D + ch + W_NMT] = (O[mh][jo][2] + O[mh][jo][3]) * f + a;
-                }
-            }
-            if (4 * mh + hl < G && lt == 0 && part == 0) {
-                wml[(warp * G + 4 * mh + hl) * 2] = mrun[mh];
-                wml[(warp * G + 4 * mh + hl) * 2 + 1] = lrun[mh];
-            }
-        }
-        __syncthreads();
-#ifdef OSCAR_WPROF
-        if (wpr && tid == 0) wpr[15] = (unsigned long long)(clock64() - wpc0);
-#endif
-        // per head (one thread each): the max over the warps that saw tokens, each warp's weight
-        // (0 for a warp without tokens) and the block's sum; then every thread combines its outputs
-        float *wf = wml + WNW * G * 2; // [G][WNW]
-        if (tid < G) {
-            const int h = tid;
-            float M = OSCAR_NEG_INF, L = 0.0f;
-#pragma unroll
-            for (int w = 0; w < WNW; w++)
-                if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);
-#pragma unroll
-            for (int w = 0; w < WNW; w++) {
-                const float l = wml[(w * G + h) * 2 + 1];
-                const float f = l > 0.0f ? exp2f(wml[(w * G + h) * 2] - M) : 0.0f;
-                L += f * l;
-                wf[h * WNW + w] = f;
-            }
-            const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;
-            ((float *)p.part_ml)[row * 2] = M;
-            ((float *)p.part_ml)[row * 2 + 1] = L;
-        }
-        __syncthreads();
-        for (int i = tid; i < G * D; i += 32 * WNW) {
-            const int h = i / D;
-            float o = 0.0f;
-#pragma unroll
-            for (int w = 0; w < WNW; w++) {
-                const float f = wf[h * WNW + w];
-                if (f != 0.0f) o += f * wo[(w * G + h) * D + (i % D)];
-            }
-            ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;
-        }
-        if (p.queue && tid == 0 && next >= p.n_items) {
-            // this block's last item: the last block to get here clears the queue for the next launch,
-            // before its count (the next launch starts after this call's merge has seen every count)
-            int *qu = (int *)p.queue;
-            __threadfence(); // this block's last take before its done count
-            if (atomicAdd(qu + 1, 1) == (int)gridDim.x - 1) {
-                __threadfence();
-                qu[0] = 0;
-                qu[1] = 0;
-            }
-        }
-        if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count
-            __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)
-            if (tid == 0) asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"((int *)p.counts + (size_t)b * p.Hkv + j) : "memory");
-        }
-#ifdef OSCAR_WPROF
-        if (wpr && tid == 0) {
-            wpr[3] = (unsigned long long)(clock64() - wpc0);
-            wpr[12] = oscar_gtime();
+        for (int g = 0; g < NGR; g++) {
+            pm[mh][g] += __shfl_xor_sync(0xffffffffu, pm[mh][g], 1);
+            pm[mh][g] += __shfl_xor_sync(0xffffffffu, pm[mh][g], 2);
         }
 #endif
-        if (!p.queue) break;
-        if (tid == 0) s_item = next;
-        __syncthreads(); // also: every thread is done with this item's shared memory
-        const int it = s_item;
-        if (it >= p.n_items) break;
-        item_at(it);
     }
+    __syncthreads(); // every warp is done with its stages: the merge buffer overlays them
+    float *wo = (float *)smem;                  // [WNW][G][D]
+    float *wml = wo + WNW * G * D;              // [WNW][G][2]
+#pragma unroll
+    for (int mh = 0; mh < W_MH; mh++) {
+        const int ho = 4 * mh + lt; // head of this lane's O columns
+#if OSCAR_INT2
+        float add[NGR];
+#pragma unroll
+        for (int g = 0; g < NGR; g++) add[g] = __shfl_sync(0xffffffffu, pm[mh][g], 8 * lt);
+#endif
+        if (ho < G) {
+#pragma unroll
+            for (int jo = 0; jo < W_NO; jo++) {
+                const int qd = jo / W_NMT, mt = jo % W_NMT, ch = qd * (D / 4) + WBPL * lg + mt;
+                const float f = qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f;
+#if OSCAR_INT2
+                const float a = add[qd / W_QPG];
+#else
+                const float a = 0.0f;
+#endif
+                wo[(warp * G + ho) * D + ch] = (O[mh][jo][0] + O[mh][jo][1]) * f + a;
+                wo[(warp * G + ho) * D + ch + W_NMT] = (O[mh][jo][2] + O[mh][jo][3]) * f + a;
+            }
+        }
+        if (4 * mh + hl < G && lt == 0 && part == 0) {
+            wml[(warp * G + 4 * mh + hl) * 2] = mrun[mh];
+            wml[(warp * G + 4 * mh + hl) * 2 + 1] = lrun[mh];
+        }
+    }
+    __syncthreads();
+#ifdef OSCAR_WPROF
+    if (wpr && tid == 0) wpr[15] = (unsigned long long)(clock64() - wpc0);
+#endif
+    // per head (one thread each): the max over the warps that saw tokens, each warp's weight
+    // (0 for a warp without tokens) and the block's sum; then every thread combines its outputs
+    float *wf = wml + WNW * G * 2; // [G][WNW]
+    if (tid < G) {
+        const int h = tid;
+        float M = OSCAR_NEG_INF, L = 0.0f;
+#pragma unroll
+        for (int w = 0; w < WNW; w++)
+            if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);
+#pragma unroll
+        for (int w = 0; w < WNW; w++) {
+            const float l = wml[(w * G + h) * 2 + 1];
+            const float f = l > 0.0f ? exp2f(wml[(w * G + h) * 2] - M) : 0.0f;
+            L += f * l;
+            wf[h * WNW + w] = f;
+        }
+        const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;
+        ((float *)p.part_ml)[row * 2] = M;
+        ((float *)p.part_ml)[row * 2 + 1] = L;
+    }
+    __syncthreads();
+    for (int i = tid; i < G * D; i += 32 * WNW) {
+        const int h = i / D;
+        float o = 0.0f;
+#pragma unroll
+        for (int w = 0; w < WNW; w++) {
+            const float f = wf[h * WNW + w];
+            if (f != 0.0f) o += f * wo[(w * G + h) * D + (i % D)];
+        }
+        ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;
+    }
+    if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count
+        __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)
+        if (tid == 0) asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"((int *)p.counts + (size_t)b * p.Hkv + j) : "memory");
+    }
+#ifdef OSCAR_WPROF
+    if (wpr && tid == 0) {
+        wpr[3] = (unsigned long long)(clock64() - wpc0);
+        wpr[12] = oscar_gtime();
+    }
+#endif
 }
 #else
 extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }

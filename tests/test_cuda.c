@@ -570,12 +570,6 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
             oscar_cuda_upload(hs->cu, dout, og, sizeof(float) * per * B);
             oscar_cuda_upload(hs->cu, dq, q, sizeof(float) * per * B);
             hs->gpu.merge = mm;
-            /* merge 1: the decode blocks take splits from the queue (a grid of half the splits; odd
-               layers with small splits of one unit per warp holding 60% of the work); merge 2: one
-               block per split */
-            hs->gpu.dyn = mm;
-            hs->gpu.dyn_units = (l & 1) ? 1 : 0;
-            hs->gpu.dyn_pct = (l & 1) ? 60 : 0;
             rc = oscar_cuda_kv_attend(&hs->gpu, l, seqs, B, dout, dq, Hq, 0.0f);
             hs->gpu.merge = 0;
             if (rc) {
@@ -619,8 +613,6 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
     }
 out:
     hs->gpu.poll = 0;
-    hs->gpu.dyn = 0;
-    hs->gpu.dyn_units = hs->gpu.dyn_pct = 0;
     oscar_cuda_mfree(hs->cu, dq);
     oscar_cuda_mfree(hs->cu, dout);
     free(q);
