@@ -107,7 +107,10 @@
                     (OSCAR_CUDA_NVRTC_OPTIONS): -DOSCAR_WARP=0 the block kernel for both,
                     -DOSCAR_WARP=1 the block kernel for BF16 caches only, -DOSCAR_WPV=0 / 1 INT2
                     P.V on fp16 / u8 tensor cores (u8, weights as 23-bit fixed point, is the
-                    default at G <= 4).
+                    default at G <= 4). G > 8 (d 64 or 128): the G query heads of a KV head are
+                    split into the fewest groups of 3-8 heads (G 16: 2 x 8, G 32: 4 x 8), a block
+                    per group, each group's blocks reading the KV head (the repeat mostly from L2);
+                    the kernels are the group's (oscar_cuda_kv.hsplit; measured in kernels/NOTES.md v36).
      oscar_rotate_q, oscar_merge   q . R_k before; log-sum-exp merge of the splits and . R_v^T
                     (skipped with absorb_v) after. Where a batch holds >= 64 KV heads the merge
                     starts each KV head once its splits are counted done (oscar_decode_w keeps the
@@ -381,8 +384,10 @@ typedef struct oscar_cuda_kv {
     int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
     int rqc_decode[33];                  /* column chunks of oscar_rotate_q (blocks per rqh heads) */
     int poll_decode[33];                 /* 1: oscar_decode_w counts its splits, the merge polls the counts */
-    oscar_cu_ptr counts;                 /* int [max_seqs][Hkv]: splits done per (batch entry, KV head) of a
-                                           call, 0 between calls */
+    int hs_decode[33];                   /* query-head groups per KV head: the decode module of group G is
+                                           compiled for G / hs_decode[G] heads and each block takes one group */
+    oscar_cu_ptr counts;                 /* int [max_seqs][Hkv][OSCAR__MAX_HSPLIT]: splits done per (batch
+                                           entry, query-head group) of a call, 0 between calls */
     oscar_cu_stream stream;             /* where all work of this cache goes */
     oscar_cu_event prof_ev[4];          /* profiling (bench --diag): when prof_ev[0] is set, attend records
                                            events before the query rotation, the decode, the merge, and after */
@@ -396,6 +401,13 @@ typedef struct oscar_cuda_kv {
                                            KV heads (measured: faster at batch 8-32, slower at batch 1,
                                            kernels/NOTES.md v32); 1: wherever the kernel counts; 2: never
                                            (tests, tuning) */
+    int hsplit;                         /* 0 (init): caches with d 64 or 128 decode a group of G > 8 query
+                                           heads as the fewest groups of 3-8 heads (G 16: 2 x 8), each
+                                           group's blocks reading the KV head (again mostly from L2) with
+                                           the warp-owned kernel, which takes at most 8 heads; 1: never;
+                                           n >= 2 dividing G: n groups (tests, tuning; at G 8, 2 x 4 was
+                                           slower than one group, kernels/NOTES.md v36). Read when attend
+                                           first meets a group size */
     int wht_warp;                       /* 0 (init): caches whose rotations are all H append through
                                            oscar_append_fwht where it is built; 1: through oscar_append_wht, a
                                            warp per row (tests, benchmarks) */
@@ -824,8 +836,10 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline\n",
     "    oscar_u64 pool, sink, win;\n",
     "    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables\n",
-    "    oscar_u64 counts;      // int [B][Hkv] or 0: oscar_decode_w adds 1 per split done (the merge polls it)\n",
+    "    oscar_u64 counts;      // int [B][Hkv * hsplit] or 0: oscar_decode_w adds 1 per split done (the merge polls it)\n",
     "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
+    "    int hsplit;            // >= 1: the G query heads of a KV head are hsplit blocks' groups of G / hsplit\n",
+    "                           // (the kernel's compile-time G); blockIdx.y = KV head * hsplit + group\n",
     "    float scale_log2;      // softmax scale * log2(e)\n",
     "    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS\n",
     "};\n",
@@ -836,8 +850,9 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 y;           // float [B][Hq][D]\n",
     "    oscar_u64 rot;         // const float [L][rot_heads][D][D] (for the merge: R_v transposed) or 0\n",
     "    oscar_u64 part_o, part_ml;\n",
-    "    oscar_u64 counts;      // the merge: int [B][Hkv] splits done (oscar_decode_w), or 0: wait for the whole grid\n",
+    "    oscar_u64 counts;      // the merge: int [B][Hkv * hsplit] splits done (oscar_decode_w), or 0: wait for the whole grid\n",
     "    int layer, Hq, gqa, rot_heads, n_splits;\n",
+    "    int hsplit;            // >= 1: the decode ran hsplit groups of gqa / hsplit query heads per KV head\n",
     "};\n",
     "\n",
     "#define OSCAR_ERR_BIT_NONFINITE 1u\n",
@@ -2245,8 +2260,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#if I2MMA\n",
     "    const int warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
     "#endif\n",
-    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;\n",
-    "    const int Hq = p.Hkv * G;\n",
+    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / p.hsplit; // j: query-head group, jk: its KV head\n",
+    "    const int Hq = p.Hkv * p.hsplit * G;\n",
     "    const int slot = p.seqinfo \? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];\n",
     "    const int n = p.seqinfo \? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];\n",
     "    const int ns = n < p.S0 \? n : p.S0;\n",
@@ -2257,7 +2272,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    const int per = (T + p.n_splits - 1) / p.n_splits;\n",
     "    const int t0 = split * per, t1 = (t0 + per < T) \? t0 + per : T;\n",
     "\n",
-    "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + j;\n",
+    "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + jk;\n",
     "    const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);\n",
     "    const oscar_u8 *sinkV = sinkK + (size_t)p.S0 * (D * 2);\n",
     "    const oscar_u8 *winK = (const oscar_u8 *)p.win + slab * 2 * p.ring * (D * 2);\n",
@@ -2349,7 +2364,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        if (tl.kind == TK_HIST) {\n",
     "            const int pi = tl.tok0 / p.P, r0 = tl.tok0 % p.P;\n",
     "            const int page = bt[pi];\n",
-    "            const oscar_u8 *base = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + j) * (size_t)p.head_page_bytes;\n",
+    "            const oscar_u8 *base = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + jk) * (size_t)p.head_page_bytes;\n",
     "#if OSCAR_INT2\n",
     "            const size_t vofs = (size_t)p.P * (D / 4 + NGR * 4);\n",
     "            const int CPR = D / 64; // 16-byte chunks per code row\n",
@@ -2976,8 +2991,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {\n",
     "    extern __shared__ __align__(16) oscar_u8 smem[];\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
-    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;\n",
-    "    const int Hq = p.Hkv * G;\n",
+    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / p.hsplit; // j: query-head group, jk: its KV head\n",
+    "    const int Hq = p.Hkv * p.hsplit * G;\n",
     "#ifdef OSCAR_WPROF\n",
     "    const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);\n",
     "    unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 \? oscar_wprof + 16 * (size_t)wpb : 0;\n",
@@ -3018,7 +3033,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    };\n",
     "    const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);\n",
     "\n",
-    "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + j;\n",
+    "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + jk;\n",
     "    const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);\n",
     "    const oscar_u8 *sinkV = sinkK + (size_t)p.S0 * (D * 2);\n",
     "    const oscar_u8 *winK = (const oscar_u8 *)p.win + slab * 2 * p.ring * (D * 2);\n",
@@ -3028,7 +3043,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "\n",
     "    // ---- staging of one unit by this warp ----\n",
     "    // this (layer, KV head)'s page p of the pool is at hpool + p * hpage (history units of either kind)\n",
-    "    const oscar_u8 *hpool = (const oscar_u8 *)p.pool + ((size_t)p.layer * p.max_pages * p.Hkv + j) * (size_t)p.head_page_bytes;\n",
+    "    const oscar_u8 *hpool = (const oscar_u8 *)p.pool + ((size_t)p.layer * p.max_pages * p.Hkv + jk) * (size_t)p.head_page_bytes;\n",
     "    const size_t hpage = (size_t)p.Hkv * (size_t)p.head_page_bytes;\n",
     "#if OSCAR_INT2\n",
     "    // An INT2 unit's copies: every per-lane offset is fixed for the warp (the unit's page base\n",
@@ -3684,7 +3699,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    }\n",
     "    if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count\n",
     "        __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)\n",
-    "        if (tid == 0) asm volatile(\"red.release.gpu.global.add.s32 [%0], 1;\" ::\"l\"((int *)p.counts + (size_t)b * p.Hkv + j) : \"memory\");\n",
+    "        if (tid == 0) asm volatile(\"red.release.gpu.global.add.s32 [%0], 1;\" ::\"l\"((int *)p.counts + (size_t)b * p.Hkv * p.hsplit + j) : \"memory\");\n",
     "    }\n",
     "#ifdef OSCAR_WPROF\n",
     "    if (wpr && tid == 0) {\n",
@@ -3814,14 +3829,15 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        // last merge block of the KV head to pass resets the count for the next call (whose decode\n",
     "        // counts only after this grid has finished)\n",
     "        if (tid == 0) {\n",
-    "            int *cnt = (int *)p.counts + (size_t)b * (p.Hq / p.gqa) + h0 / p.gqa;\n",
+    "            const int gv = p.gqa / p.hsplit; // query heads per counted group\n",
+    "            int *cnt = (int *)p.counts + (size_t)b * (p.Hq / gv) + h0 / gv;\n",
     "            int v;\n",
     "            for (;;) {\n",
     "                asm volatile(\"ld.acquire.gpu.global.b32 %0, [%1];\" : \"=r\"(v) : \"l\"(cnt) : \"memory\");\n",
     "                if (v >= S) break;\n",
     "                __nanosleep(64);\n",
     "            }\n",
-    "            if (atomicAdd(cnt, 1) == S + p.gqa / NH - 1) atomicExch(cnt, 0);\n",
+    "            if (atomicAdd(cnt, 1) == S + gv / NH - 1) atomicExch(cnt, 0);\n",
     "        }\n",
     "        __syncthreads();\n",
     "    } else {\n",
@@ -4291,9 +4307,11 @@ typedef struct oscar__append_params {
 } oscar__append_params;
 
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
+#define OSCAR__MAX_HSPLIT 32  /* query-head groups per KV head (G <= 32) */
 typedef struct oscar__attn_params {
     uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts;
     int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
+    int32_t hsplit;
     float scale_log2;
     int32_t inline_info[2 * OSCAR__INLINE_SEQS];
 } oscar__attn_params;
@@ -4301,6 +4319,7 @@ typedef struct oscar__attn_params {
 typedef struct oscar__rot_params {
     uint64_t x, y, rot, part_o, part_ml, counts;
     int32_t layer, Hq, gqa, rot_heads, n_splits;
+    int32_t hsplit;
 } oscar__rot_params;
 
 static int oscar__kv_fail(oscar_cuda_kv *kv, int rc) {
@@ -4441,14 +4460,14 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     if ((rc = oscar__kv_alloc(kv, &kv->win, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->ring))) return rc;
     if ((rc = oscar__kv_alloc(kv, &kv->bt, (size_t)kv->max_seqs * kv->max_pages * sizeof(int)))) return rc;
     if ((rc = oscar__kv_alloc(kv, &kv->err, 128))) return rc; /* err[0]: error bits; err[1..19]: kernel counters of stats builds */
-    if ((rc = oscar__kv_alloc(kv, &kv->counts, (size_t)kv->max_seqs * kv->Hkv * sizeof(int)))) return rc;
+    if ((rc = oscar__kv_alloc(kv, &kv->counts, (size_t)kv->max_seqs * kv->Hkv * OSCAR__MAX_HSPLIT * sizeof(int)))) return rc;
     /* sink and window rows are zeroed once so that every byte of them is defined (copies of a whole
        slab, as oscar_cuda_kv_sink_ptr users make, read no uninitialised memory: initcheck) */
     if (cu->drv.cuMemsetD8Async(kv->sink, 0, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->S0, (oscar_cu_stream)0) ||
         cu->drv.cuMemsetD8Async(kv->win, 0, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->ring, (oscar_cu_stream)0) ||
         cu->drv.cuMemsetD32Async(kv->bt, 0, (size_t)kv->max_seqs * kv->max_pages, (oscar_cu_stream)0) ||
         cu->drv.cuMemsetD32Async(kv->err, 0, 32, (oscar_cu_stream)0) ||
-        cu->drv.cuMemsetD32Async(kv->counts, 0, (size_t)kv->max_seqs * kv->Hkv, (oscar_cu_stream)0) || cu->drv.cuCtxSynchronize()) {
+        cu->drv.cuMemsetD32Async(kv->counts, 0, (size_t)kv->max_seqs * kv->Hkv * OSCAR__MAX_HSPLIT, (oscar_cu_stream)0) || cu->drv.cuCtxSynchronize()) {
         snprintf(kv->msg, sizeof kv->msg, "clearing device memory failed");
         return OSCAR_ERR_CUDA;
     }
@@ -5008,7 +5027,7 @@ OSCAR_API oscar_cu_ptr oscar_cuda_kv_window_ptr(const oscar_cuda_kv *kv, int seq
 
 /* >>cuda-attn ---- decode attention ---- */
 
-static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
+static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
     oscar_cuda *cu = kv->cu;
     oscar_cuda_variant v;
     oscar_cu_ptr gp;
@@ -5019,7 +5038,8 @@ static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
     memset(&v, 0, sizeof v);
     v.head_dim = kv->d;
     v.group_size = kv->g;
-    v.gqa = G;
+    v.gqa = G / hs;
+    kv->hs_decode[G] = hs;
     v.int2 = kv->int2;
     v.page_size = kv->P;
     rc = oscar__get_module(cu, OSCAR_CUDA_PROG_DECODE, &v, &kv->mod_decode[G]);
@@ -5079,7 +5099,24 @@ static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
         }
         kv->occ_decode[G] = occ > 0 ? occ : 1;
     }
+    if (hs > 1 && !kv->wk_decode[G]) { /* the split pays only with the warp-owned kernel */
+        kv->mod_decode[G] = NULL;
+        return oscar__kv_decode_module_hs(kv, G, 1);
+    }
     return OSCAR_OK;
+}
+
+/* the decode module of group G, split into hs query-head groups per KV head (oscar_cuda_kv.hsplit) */
+static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
+    int hs = 1;
+    if (kv->hsplit != 1 && (kv->d == 64 || kv->d == 128)) {
+        if (kv->hsplit >= 2 && kv->hsplit <= OSCAR__MAX_HSPLIT && G % kv->hsplit == 0) hs = kv->hsplit;
+        else if (G > 8) { /* the fewest groups of 3 to 8 heads (the warp-owned kernel takes G <= 8) */
+            for (hs = 2; hs <= G && (G % hs || G / hs > 8 || G / hs < 3); hs++) {}
+            if (hs > G) hs = 1;
+        }
+    }
+    return oscar__kv_decode_module_hs(kv, G, hs);
 }
 
 /* splits per (sequence, KV head): blocks = per * splits should fill whole waves of the resident
@@ -5106,7 +5143,7 @@ static int oscar__kv_splits(int slots, int per, int cap, int force) {
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
-    int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th, poll, decode_launched = 0;
+    int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh;
     size_t off_q, off_o, off_ml, off_si, need;
     int *si;
     oscar__attn_params ap;
@@ -5167,12 +5204,14 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         OSCAR_CUDA_FREE(si);
         return rc;
     }
+    hs = kv->hs_decode[G];
+    nkh = kv->Hkv * hs; /* query-head groups per sequence: blocks along y */
     if (kv->wk_decode[G]) max_tiles = (max_units + kv->thr_decode[G] / 32 - 1) / (kv->thr_decode[G] / 32);
     if (max_tiles > 1024 / kv->rqh_decode[G]) max_tiles = 1024 / kv->rqh_decode[G]; /* oscar_merge_g: RHB x splits <= 1024 */
     /* the merge polls per-KV-head split counts where oscar_decode_w keeps them (counts: a row per
        batch entry, so batches of up to max_seqs) */
-    poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * kv->Hkv >= 64);
-    splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), kv->Hkv * n_seqs, max_tiles, kv->splits);
+    poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * nkh >= 64);
+    splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), nkh * n_seqs, max_tiles, kv->splits);
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;
@@ -5197,6 +5236,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     rp.layer = layer;
     rp.Hq = n_q_heads;
     rp.gqa = G;
+    rp.hsplit = hs;
     rp.rot_heads = kv->rot_heads;
     rp.n_splits = splits;
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[0], kv->stream);
@@ -5228,8 +5268,9 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.n_splits = splits;
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
+        ap.hsplit = hs;
         if (poll) ap.counts = kv->counts;
-        rc = oscar__launch_ex(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)kv->Hkv, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, kv->wk_decode[G]);
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, kv->wk_decode[G]);
         decode_launched = !rc;
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);
@@ -5248,7 +5289,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[3], kv->stream);
     /* a decode that counted without its merge (the merge's launch failed) leaves counts that the
        next call's merge would take as done: clear them behind it on the stream */
-    if (rc && poll && decode_launched) cu->drv.cuMemsetD32Async(kv->counts, 0, (size_t)kv->max_seqs * kv->Hkv, kv->stream);
+    if (rc && poll && decode_launched) cu->drv.cuMemsetD32Async(kv->counts, 0, (size_t)kv->max_seqs * kv->Hkv * OSCAR__MAX_HSPLIT, kv->stream);
     oscar_cuda_pop(cu);
     return rc;
 }

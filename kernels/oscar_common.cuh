@@ -36,8 +36,10 @@ struct oscar_attn_params {
     oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline
     oscar_u64 pool, sink, win;
     oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables
-    oscar_u64 counts;      // int [B][Hkv] or 0: oscar_decode_w adds 1 per split done (the merge polls it)
+    oscar_u64 counts;      // int [B][Hkv * hsplit] or 0: oscar_decode_w adds 1 per split done (the merge polls it)
     int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
+    int hsplit;            // >= 1: the G query heads of a KV head are hsplit blocks' groups of G / hsplit
+                           // (the kernel's compile-time G); blockIdx.y = KV head * hsplit + group
     float scale_log2;      // softmax scale * log2(e)
     int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS
 };
@@ -48,8 +50,9 @@ struct oscar_rot_params {
     oscar_u64 y;           // float [B][Hq][D]
     oscar_u64 rot;         // const float [L][rot_heads][D][D] (for the merge: R_v transposed) or 0
     oscar_u64 part_o, part_ml;
-    oscar_u64 counts;      // the merge: int [B][Hkv] splits done (oscar_decode_w), or 0: wait for the whole grid
+    oscar_u64 counts;      // the merge: int [B][Hkv * hsplit] splits done (oscar_decode_w), or 0: wait for the whole grid
     int layer, Hq, gqa, rot_heads, n_splits;
+    int hsplit;            // >= 1: the decode ran hsplit groups of gqa / hsplit query heads per KV head
 };
 
 #define OSCAR_ERR_BIT_NONFINITE 1u

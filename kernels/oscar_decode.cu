@@ -227,8 +227,8 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #if I2MMA
     const int warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
 #endif
-    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;
-    const int Hq = p.Hkv * G;
+    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / p.hsplit; // j: query-head group, jk: its KV head
+    const int Hq = p.Hkv * p.hsplit * G;
     const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
     const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
     const int ns = n < p.S0 ? n : p.S0;
@@ -239,7 +239,7 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
     const int per = (T + p.n_splits - 1) / p.n_splits;
     const int t0 = split * per, t1 = (t0 + per < T) ? t0 + per : T;
 
-    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + j;
+    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + jk;
     const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);
     const oscar_u8 *sinkV = sinkK + (size_t)p.S0 * (D * 2);
     const oscar_u8 *winK = (const oscar_u8 *)p.win + slab * 2 * p.ring * (D * 2);
@@ -331,7 +331,7 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
         if (tl.kind == TK_HIST) {
             const int pi = tl.tok0 / p.P, r0 = tl.tok0 % p.P;
             const int page = bt[pi];
-            const oscar_u8 *base = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + j) * (size_t)p.head_page_bytes;
+            const oscar_u8 *base = (const oscar_u8 *)p.pool + (((size_t)p.layer * p.max_pages + page) * p.Hkv + jk) * (size_t)p.head_page_bytes;
 #if OSCAR_INT2
             const size_t vofs = (size_t)p.P * (D / 4 + NGR * 4);
             const int CPR = D / 64; // 16-byte chunks per code row
@@ -958,8 +958,8 @@ __device__ unsigned long long oscar_wprof[OSCAR_WPROF * 16];
 extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
-    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z;
-    const int Hq = p.Hkv * G;
+    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / p.hsplit; // j: query-head group, jk: its KV head
+    const int Hq = p.Hkv * p.hsplit * G;
 #ifdef OSCAR_WPROF
     const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 ? oscar_wprof + 16 * (size_t)wpb : 0;
@@ -1000,7 +1000,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     };
     const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);
 
-    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + j;
+    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + jk;
     const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);
     const oscar_u8 *sinkV = sinkK + (size_t)p.S0 * (D * 2);
     const oscar_u8 *winK = (const oscar_u8 *)p.win + slab * 2 * p.ring * (D * 2);
@@ -1010,7 +1010,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 
     // ---- staging of one unit by this warp ----
     // this (layer, KV head)'s page p of the pool is at hpool + p * hpage (history units of either kind)
-    const oscar_u8 *hpool = (const oscar_u8 *)p.pool + ((size_t)p.layer * p.max_pages * p.Hkv + j) * (size_t)p.head_page_bytes;
+    const oscar_u8 *hpool = (const oscar_u8 *)p.pool + ((size_t)p.layer * p.max_pages * p.Hkv + jk) * (size_t)p.head_page_bytes;
     const size_t hpage = (size_t)p.Hkv * (size_t)p.head_page_bytes;
 #if OSCAR_INT2
     // An INT2 unit's copies: every per-lane offset is fixed for the warp (the unit's page base
@@ -1666,7 +1666,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     }
     if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count
         __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)
-        if (tid == 0) asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"((int *)p.counts + (size_t)b * p.Hkv + j) : "memory");
+        if (tid == 0) asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"((int *)p.counts + (size_t)b * p.Hkv * p.hsplit + j) : "memory");
     }
 #ifdef OSCAR_WPROF
     if (wpr && tid == 0) {
@@ -1796,14 +1796,15 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         // last merge block of the KV head to pass resets the count for the next call (whose decode
         // counts only after this grid has finished)
         if (tid == 0) {
-            int *cnt = (int *)p.counts + (size_t)b * (p.Hq / p.gqa) + h0 / p.gqa;
+            const int gv = p.gqa / p.hsplit; // query heads per counted group
+            int *cnt = (int *)p.counts + (size_t)b * (p.Hq / gv) + h0 / gv;
             int v;
             for (;;) {
                 asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(cnt) : "memory");
                 if (v >= S) break;
                 __nanosleep(64);
             }
-            if (atomicAdd(cnt, 1) == S + p.gqa / NH - 1) atomicExch(cnt, 0);
+            if (atomicAdd(cnt, 1) == S + gv / NH - 1) atomicExch(cnt, 0);
         }
         __syncthreads();
     } else {

@@ -312,6 +312,7 @@ typedef struct tcase {
     int n_seqs;
     int lens[8];
     int fork;     /* also fork sequence 0 and grow both */
+    int hsplit;   /* oscar_cuda_kv.hsplit: 0 automatic (d 64/128 with G > 8: groups of 3-8 heads), 1 never, n: n groups */
 } tcase;
 
 static void random_orthogonal(float *R, int d) {
@@ -639,7 +640,8 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
     double worst = 0.0, t0 = now_s();
     memset(&hs, 0, sizeof hs);
     hs.cu = cu;
-    snprintf(name, sizeof name, "%s[d%d g%d G%d %s rot%d%s]", tc->name, tc->d, tc->g, tc->G, tc->int2 ? "int2" : "bf16", tc->rot, tc->absorb_v ? " absorb" : "");
+    snprintf(name, sizeof name, "%s[d%d g%d G%d %s rot%d%s%s]", tc->name, tc->d, tc->g, tc->G, tc->int2 ? "int2" : "bf16", tc->rot, tc->absorb_v ? " absorb" : "",
+             tc->hsplit == 1 ? " nosplit" : tc->hsplit == 2 ? " hs2" : tc->hsplit == 4 ? " hs4" : "");
     if (g_only && !strstr(name, g_only)) return;
     memset(&cfg, 0, sizeof cfg);
     cfg.n_layers = tc->L;
@@ -686,6 +688,7 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
     }
     CHECK(hs.gpu.head_page_bytes == hs.cpu.head_page_bytes && hs.gpu.S0 == hs.cpu.S0 && hs.gpu.W == hs.cpu.W && hs.gpu.P == hs.cpu.P && hs.gpu.g == hs.cpu.g,
           "%s: resolved configs differ", name);
+    hs.gpu.hsplit = tc->hsplit;
     for (i = 0; i < B; i++) {
         int s1 = -1, s2 = -2;
         oscar_kv_seq_create(&hs.cpu, &s1);
@@ -711,6 +714,14 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
     }
     for (i = 0; i < B; i++) compare_cache(&hs, seqs[i], name);
     compare_attention(&hs, seqs, B, Hq, name, &worst);
+    if (tc->G <= 32) { /* the query-head groups the decode used: the split happens where it should, and only there */
+        int want = 1;
+        if (tc->hsplit >= 2) want = tc->hsplit;
+        else if (tc->hsplit == 0 && tc->G > 8)
+            for (want = 2; tc->G % want || tc->G / want > 8 || tc->G / want < 3; want++) {}
+        if (!(tc->d == 64 || tc->d == 128) || !hs.gpu.wk_decode[tc->G]) want = 1;
+        CHECK(hs.gpu.hs_decode[tc->G] == want, "%s: the decode split each KV head's query heads into %d groups, expected %d", name, hs.gpu.hs_decode[tc->G], want);
+    }
     if (tc->fork) {
         /* fork the first sequence, grow both past page boundaries, compare both */
         int fc = -1, fg = -2, both[2];
@@ -1091,7 +1102,7 @@ static void test_device_oom(oscar_cuda *cu) {
     CHECK(free1 + ((size_t)64 << 20) >= free0, "device memory leaked by failed inits: free %.1f MiB before, %.1f after", (double)free0 / 1048576.0, (double)free1 / 1048576.0);
     /* 4: the context keeps working: a smaller cache against the CPU reference */
     {
-        tcase t = {"device oom: after", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 2, {70, 700}, 0};
+        tcase t = {"device oom: after", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 2, {70, 700}, 0, 0};
         run_case(cu, &t);
     }
     if (g_fail == fails0) printf("ok   %-52s free before %.0f MiB, after %.0f MiB\n", "device oom (error, no leak, context usable)", (double)free0 / 1048576.0, (double)free1 / 1048576.0);
@@ -1273,9 +1284,11 @@ static void test_gpu(int quick) {
            cu.ptx ? "PTX" : "CUBIN", cu.arch);
     memset(cases, 0, sizeof cases);
     if (quick) {
-        tcase a = {"quick", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 3, {1, 65, 400}, 1};
-        tcase b = {"quick", 64, 32, 1, 3, 0, 1, 0, 0, 0, 0, 0, 2, {63, 330}, 0};
-        tcase c = {"quick", 256, 32, 1, 8, 1, 1, 3, 1, 0, 0, 0, 2, {64, 321}, 0};
+        tcase a = {"quick", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 3, {1, 65, 400}, 1, 0};
+        tcase b = {"quick", 64, 32, 1, 3, 0, 1, 0, 0, 0, 0, 0, 2, {63, 330}, 0, 0};
+        tcase c = {"quick", 256, 32, 1, 8, 1, 1, 3, 1, 0, 0, 0, 2, {64, 321}, 0, 0};
+        tcase h = {"quick", 128, 128, 2, 16, 1, 2, 3, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0};
+        cases[n++] = h;
         cases[n++] = a;
         cases[n++] = b;
         cases[n++] = c;
@@ -1284,7 +1297,7 @@ static void test_gpu(int quick) {
         for (di = 0; di < 3; di++)
             for (gi = 0; gi < 3; gi++)
                 for (G = 0; G < 4; G++) {
-                    tcase t = {"grid", 0, 0, 2, 0, 1, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0};
+                    tcase t = {"grid", 0, 0, 2, 0, 1, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0};
                     if (groups[gi] > dims[di]) continue;
                     t.d = dims[di];
                     t.g = groups[gi];
@@ -1296,29 +1309,45 @@ static void test_gpu(int quick) {
                 }
         for (di = 0; di < 3; di++)
             for (G = 0; G < 4; G++) {
-                tcase t = {"grid", 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0};
+                tcase t = {"grid", 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0};
                 t.d = dims[di];
                 t.G = gqas[G];
                 cases[n++] = t;
             }
         {
-            tcase t1 = {"long", 128, 128, 2, 4, 1, 1, 3, 0, 0, 0, 0, 2, {4097, 32768}, 0};
-            tcase t2 = {"long", 128, 128, 2, 4, 0, 1, 0, 0, 0, 0, 0, 2, {4097, 32768}, 0};
-            tcase t3 = {"long", 256, 32, 1, 8, 1, 1, 1, 0, 0, 0, 0, 2, {4097, 5000}, 0};
-            tcase t4 = {"long", 64, 64, 3, 3, 1, 1, 4, 1, 0, 0, 0, 1, {4097}, 0};
-            tcase b1 = {"balance", 64, 64, 3, 3, 1, 2, 5, 0, 0, 0, 0, 3, {4097, 700, 65}, 1};
-            tcase b2 = {"balance", 128, 128, 2, 4, 1, 2, 5, 1, 0, 0, 0, 2, {1000, 321}, 0};
-            tcase f1 = {"fork", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 2, {1000, 70}, 1};
-            tcase f2 = {"fork", 64, 64, 2, 3, 0, 2, 0, 0, 0, 0, 0, 2, {333, 5}, 1};
-            tcase p1 = {"layout", 128, 32, 2, 4, 1, 2, 1, 0, OSCAR_NONE, OSCAR_NONE, 16, 4, {1, 15, 16, 300}, 1};
-            tcase p2 = {"layout", 64, 64, 2, 2, 1, 1, 2, 0, 5, 32, 32, 4, {4, 5, 70, 600}, 0};
-            tcase p3 = {"layout", 128, 128, 1, 4, 1, 1, 2, 0, 0, 256, 128, 3, {320, 449, 1111}, 0};
-            tcase p4 = {"layout", 128, 128, 2, 4, 0, 1, 0, 0, 7, 48, 48, 3, {6, 100, 999}, 1};
+            tcase t1 = {"long", 128, 128, 2, 4, 1, 1, 3, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0};
+            tcase t2 = {"long", 128, 128, 2, 4, 0, 1, 0, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0};
+            tcase t3 = {"long", 256, 32, 1, 8, 1, 1, 1, 0, 0, 0, 0, 2, {4097, 5000}, 0, 0};
+            tcase t4 = {"long", 64, 64, 3, 3, 1, 1, 4, 1, 0, 0, 0, 1, {4097}, 0, 0};
+            tcase b1 = {"balance", 64, 64, 3, 3, 1, 2, 5, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0};
+            tcase b2 = {"balance", 128, 128, 2, 4, 1, 2, 5, 1, 0, 0, 0, 2, {1000, 321}, 0, 0};
+            tcase f1 = {"fork", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 2, {1000, 70}, 1, 0};
+            tcase f2 = {"fork", 64, 64, 2, 3, 0, 2, 0, 0, 0, 0, 0, 2, {333, 5}, 1, 0};
+            tcase p1 = {"layout", 128, 32, 2, 4, 1, 2, 1, 0, OSCAR_NONE, OSCAR_NONE, 16, 4, {1, 15, 16, 300}, 1, 0};
+            tcase p2 = {"layout", 64, 64, 2, 2, 1, 1, 2, 0, 5, 32, 32, 4, {4, 5, 70, 600}, 0, 0};
+            tcase p3 = {"layout", 128, 128, 1, 4, 1, 1, 2, 0, 0, 256, 128, 3, {320, 449, 1111}, 0, 0};
+            tcase p4 = {"layout", 128, 128, 2, 4, 0, 1, 0, 0, 7, 48, 48, 3, {6, 100, 999}, 1, 0};
             /* 8 sequences of mixed lengths, with and without rotations */
-            tcase w1 = {"batch8", 128, 64, 2, 4, 1, 1, 3, 0, 0, 0, 0, 8, {1, 70, 300, 321, 500, 64, 65, 999}, 0};
-            tcase w2 = {"batch8", 64, 64, 2, 3, 0, 1, 0, 0, 0, 0, 0, 8, {5, 70, 300, 321, 500, 64, 65, 999}, 0};
+            tcase w1 = {"batch8", 128, 64, 2, 4, 1, 1, 3, 0, 0, 0, 0, 8, {1, 70, 300, 321, 500, 64, 65, 999}, 0, 0};
+            tcase w2 = {"batch8", 64, 64, 2, 3, 0, 1, 0, 0, 0, 0, 0, 8, {5, 70, 300, 321, 500, 64, 65, 999}, 0, 0};
+            /* G > 4 as groups of 4 query heads (per-head rotations: each group must take its KV head's),
+               the same without the split, G 16 (4 groups), and d 64 */
+            tcase h1 = {"hsplit", 128, 128, 3, 8, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 2};
+            tcase h2 = {"hsplit", 128, 128, 3, 16, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 0};
+            tcase h3 = {"hsplit", 128, 64, 2, 16, 1, 2, 2, 1, 0, 0, 0, 3, {700, 65, 2000}, 0, 4};
+            tcase h4 = {"hsplit", 64, 32, 4, 8, 1, 2, 3, 0, 0, 0, 0, 4, {333, 1, 1500, 64}, 0, 2};
+            tcase h5 = {"hsplit", 128, 128, 2, 24, 0, 2, 0, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0};
+            tcase h6 = {"hsplit", 64, 64, 2, 12, 1, 1, 0, 0, 0, 0, 0, 2, {70, 3000}, 0, 0};
+            tcase h7 = {"hsplit", 128, 128, 2, 16, 1, 1, 3, 0, 0, 0, 0, 2, {321, 3000}, 0, 1};
             cases[n++] = w1;
             cases[n++] = w2;
+            cases[n++] = h1;
+            cases[n++] = h2;
+            cases[n++] = h3;
+            cases[n++] = h4;
+            cases[n++] = h5;
+            cases[n++] = h6;
+            cases[n++] = h7;
             cases[n++] = t1;
             cases[n++] = t2;
             cases[n++] = t3;
