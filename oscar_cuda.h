@@ -98,8 +98,9 @@
                     buffers; scores all G query heads of the KV head in one pass over the data,
                     online softmax, values accumulated in registers; writes (o, max, sum) per split.
                     Splits: one full wave of resident blocks over batch x Hkv.
-     oscar_decode_w INT2 and BF16 caches with d 64 or 128, G <= 8 (INT2: 16-row-aligned pages, group
-                    >= 32 at d 64; others: oscar_decode): each warp owns a run of 64-row INT2 /
+     oscar_decode_w INT2 and BF16 caches with d 64 or 128 and G <= 8, or d 256 and G <= 4 (INT2:
+                    16-row-aligned pages (d 256: 32-row), group >= 32 at d 64, >= 64 at d 256; others:
+                    oscar_decode): each warp owns a run of 64-row INT2 /
                     8-row BF16 units with its own cp.async buffers; INT2 scores on s8 x u8 tensor
                     cores (the query as 4 base-256 digits), BF16 scores and all P.V on fp16 / bf16
                     tensor cores with hi/lo halves, online softmax in registers, one block barrier
@@ -336,6 +337,7 @@ typedef enum oscar_cuda_program {
 /* what a kernel is specialised for */
 typedef struct oscar_cuda_variant {
     int head_dim, group_size, gqa, int2, page_size;
+    int hsplit; /* decode: blocks take one of hsplit groups of gqa query heads per KV head (0 or 1: none) */
 } oscar_cuda_variant;
 
 /* compile (without loading) one specialisation for arch (0: cu->arch) as CUBIN, or PTX when
@@ -402,7 +404,8 @@ typedef struct oscar_cuda_kv {
                                            kernels/NOTES.md v32); 1: wherever the kernel counts; 2: never
                                            (tests, tuning) */
     int hsplit;                         /* 0 (init): caches with d 64 or 128 decode a group of G > 8 query
-                                           heads as the fewest groups of 3-8 heads (G 16: 2 x 8), each
+                                           heads as the fewest groups of 3-8 heads (G 16: 2 x 8; d 256:
+                                           G > 4 in groups of 3-4), each
                                            group's blocks reading the KV head (again mostly from L2) with
                                            the warp-owned kernel, which takes at most 8 heads; 1: never;
                                            n >= 2 dividing G: n groups (tests, tuning; at G 8, 2 x 4 was
@@ -836,10 +839,8 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline\n",
     "    oscar_u64 pool, sink, win;\n",
     "    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables\n",
-    "    oscar_u64 counts;      // int [B][Hkv * hsplit] or 0: oscar_decode_w adds 1 per split done (the merge polls it)\n",
+    "    oscar_u64 counts;      // int [B][Hkv * OSCAR_HSPLIT] or 0: oscar_decode_w adds 1 per split done (the merge polls it)\n",
     "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
-    "    int hsplit;            // >= 1: the G query heads of a KV head are hsplit blocks' groups of G / hsplit\n",
-    "                           // (the kernel's compile-time G); blockIdx.y = KV head * hsplit + group\n",
     "    float scale_log2;      // softmax scale * log2(e)\n",
     "    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS\n",
     "};\n",
@@ -2090,6 +2091,9 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#ifndef OSCAR_G\n",
     "#define OSCAR_G 1\n",
     "#endif\n",
+    "#ifndef OSCAR_HSPLIT // query-head groups of G heads per KV head: blockIdx.y of the decode = KV head * OSCAR_HSPLIT + group\n",
+    "#define OSCAR_HSPLIT 1\n",
+    "#endif\n",
     "#ifndef OSCAR_INT2\n",
     "#define OSCAR_INT2 1\n",
     "#endif\n",
@@ -2260,8 +2264,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#if I2MMA\n",
     "    const int warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
     "#endif\n",
-    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / p.hsplit; // j: query-head group, jk: its KV head\n",
-    "    const int Hq = p.Hkv * p.hsplit * G;\n",
+    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head\n",
+    "    const int Hq = p.Hkv * OSCAR_HSPLIT * G;\n",
     "    const int slot = p.seqinfo \? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];\n",
     "    const int n = p.seqinfo \? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];\n",
     "    const int ns = n < p.S0 \? n : p.S0;\n",
@@ -2824,7 +2828,14 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#ifndef OSCAR_WARP // 2: this kernel for INT2 and BF16 caches, 1: INT2 only, 0: never (oscar_decode)\n",
     "#define OSCAR_WARP 2\n",
     "#endif\n",
-    "#if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128) && G <= 8 && ((OSCAR_INT2 && I2MMA && (D == 128 || GS >= 32)) || (!OSCAR_INT2 && OSCAR_WARP > 1))\n",
+    "// D 256: G <= 4 only, INT2 with the u8 P.V (whole 32-token k-steps)\n",
+    "#if defined(OSCAR_WPV)\n",
+    "#define W_D256_PV OSCAR_WPV\n",
+    "#else\n",
+    "#define W_D256_PV 1\n",
+    "#endif\n",
+    "#if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128 || (D == 256 && G <= 4 && (!OSCAR_INT2 || ((TH % 32) == 0 && W_D256_PV)))) && G <= 8 && \\\n",
+    "    ((OSCAR_INT2 && I2MMA && (D >= 128 || GS >= 32)) || (!OSCAR_INT2 && OSCAR_WARP > 1))\n",
     "#define WARPK 1\n",
     "#else\n",
     "#define WARPK 0\n",
@@ -2847,6 +2858,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#define WRB (D / 4)      // INT2 code row bytes\n",
     "#define WBPL (D / 32)    // V code bytes per lane and token (P.V B operand)\n",
     "#define WNB (D / 64)     // K code words per lane and token (score B operand)\n",
+    "#define W_KSQ (D >= 128 \? D / 128 : 1) // s8 MMA k-steps per quarter (D 256: byte columns 0-31, 32-63)\n",
     "#define W_MH ((G + 3) / 4) // head tiles (4 heads each, hi/lo columns)\n",
     "#define W_NMT (WBPL / 2)   // P.V channel tiles per quarter: row lg -> byte column WBPL lg + mt, row lg + 8 -> WBPL lg + W_NMT + mt\n",
     "#define W_NO (4 * W_NMT)   // channel tiles: jo = qd * W_NMT + mt\n",
@@ -2857,8 +2869,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#define W_BF_STAGE (WUB * WBK + WUB * WBV)\n",
     "#if OSCAR_INT2\n",
     "#define W_QPG (GS / (D / 4)) // quarters per scale group\n",
-    "#define W_QPK (D == 128 \? 1 : 2)  // quarters per s8 MMA k-step (32 byte columns)\n",
-    "#define W_NKS (4 / W_QPK)         // k-steps per row\n",
+    "#define W_QPK (D >= 128 \? 1 : 2)  // quarters per s8 MMA k-step (32 byte columns; D 256: half a quarter)\n",
+    "#define W_NKS (4 * W_KSQ / W_QPK) // k-steps per row\n",
     "#define W_NTT (TH / 8)\n",
     "#define W_WNG (OSCAR_WNG < W_NTT \? OSCAR_WNG : W_NTT)\n",
     "#define W_I2_V (TH * WRB)\n",
@@ -2978,7 +2990,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#endif\n",
     "\n",
     "#ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow\n",
-    "#define OSCAR_WMINB (G > 4 \? 8 / WNW : 16 / WNW)\n",
+    "#define OSCAR_WMINB (G > 4 || D > 128 \? 8 / WNW : 16 / WNW)\n",
     "#endif\n",
     "// -DOSCAR_WPROF=N (diagnostics only): the first N blocks of each oscar_decode_w launch record their\n",
     "// SM, start / end times (globaltimer ns, clock64 cycles), each warp's end and its units (all, BF16)\n",
@@ -2991,8 +3003,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {\n",
     "    extern __shared__ __align__(16) oscar_u8 smem[];\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
-    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / p.hsplit; // j: query-head group, jk: its KV head\n",
-    "    const int Hq = p.Hkv * p.hsplit * G;\n",
+    "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head\n",
+    "    const int Hq = p.Hkv * OSCAR_HSPLIT * G;\n",
     "#ifdef OSCAR_WPROF\n",
     "    const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);\n",
     "    unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 \? oscar_wprof + 16 * (size_t)wpb : 0;\n",
@@ -3224,8 +3236,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "                oscar_u32 u[4];\n",
     "#pragma unroll\n",
     "                for (int b = 0; b < 4; b++) {\n",
-    "#if D == 128\n",
-    "                    const int qd = ks, col = 8 * tq + 4 * khi + b;\n",
+    "#if D >= 128\n",
+    "                    const int qd = ks / W_KSQ, col = 32 * (ks % W_KSQ) + 8 * tq + 4 * khi + b;\n",
     "#else\n",
     "                    const int qd = 2 * ks + khi, col = 4 * tq + b;\n",
     "#endif\n",
@@ -3334,10 +3346,13 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "                oscar_u32 wv[W_WNG][WNB]; // token (ng + i) * 8 + lg: byte columns 8 lt .. 8 lt + 7 (D 64: 4 lt .. 4 lt + 3)\n",
     "#pragma unroll\n",
     "                for (int i = 0; i < W_WNG; i++) {\n",
-    "#if WNB == 2\n",
-    "                    const uint2 w2 = *(const uint2 *)(st + ((ng + i) * 8 + lg) * WRB + 8 * lt);\n",
-    "                    wv[i][0] = w2.x;\n",
-    "                    wv[i][1] = w2.y;\n",
+    "#if WNB >= 2\n",
+    "#pragma unroll\n",
+    "                    for (int hh = 0; hh < WNB / 2; hh++) { // D 256: byte columns 32 hh + 8 lt .. + 7\n",
+    "                        const uint2 w2 = *(const uint2 *)(st + ((ng + i) * 8 + lg) * WRB + 32 * hh + 8 * lt);\n",
+    "                        wv[i][2 * hh] = w2.x;\n",
+    "                        wv[i][2 * hh + 1] = w2.y;\n",
+    "                    }\n",
     "#else\n",
     "                    wv[i][0] = *(const oscar_u32 *)(st + ((ng + i) * 8 + lg) * WRB + 4 * lt);\n",
     "#endif\n",
@@ -3350,16 +3365,16 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#pragma unroll\n",
     "                        for (int i = 0; i < W_WNG; i++) c[mh][i][0] = c[mh][i][1] = c[mh][i][2] = c[mh][i][3] = 0;\n",
     "#pragma unroll\n",
-    "                    for (int kq = 0; kq < W_QPG / W_QPK; kq++) {\n",
-    "                        const int ks = (g * W_QPG) / W_QPK + kq;\n",
+    "                    for (int kq = 0; kq < W_QPG * W_KSQ / W_QPK; kq++) {\n",
+    "                        const int ks = (g * W_QPG * W_KSQ) / W_QPK + kq;\n",
     "                        uint4 a[W_MH];\n",
     "#pragma unroll\n",
     "                        for (int mh = 0; mh < W_MH; mh++) a[mh] = W_QF(mh, ks);\n",
     "#pragma unroll\n",
     "                        for (int i = 0; i < W_WNG; i++) {\n",
     "                            // u8 codes x 4^qd in place (the query digits carry 4^-qd)\n",
-    "#if D == 128\n",
-    "                            const oscar_u32 m = 0x03030303u << (2 * ks), b0 = wv[i][0] & m, b1 = wv[i][1] & m;\n",
+    "#if D >= 128\n",
+    "                            const oscar_u32 m = 0x03030303u << (2 * (ks / W_KSQ)), b0 = wv[i][2 * (ks % W_KSQ)] & m, b1 = wv[i][2 * (ks % W_KSQ) + 1] & m;\n",
     "#else\n",
     "                            const oscar_u32 b0 = wv[i][0] & (0x03030303u << (4 * ks)), b1 = wv[i][0] & (0x0c0c0c0cu << (4 * ks));\n",
     "#endif\n",
@@ -3443,14 +3458,34 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#pragma unroll\n",
     "                for (int h = 0; h < 2; h++) {\n",
     "                    oscar_u32 w[4];\n",
+    "#if WBPL == 8\n",
+    "                    oscar_u32 wh[4]; // bytes 4-7 of the lane's columns\n",
+    "#endif\n",
     "#pragma unroll\n",
     "                    for (int b = 0; b < 4; b++) {\n",
     "                        // token t = 8 m + 2 lt + (b & 1), m = 4 ks + 2 h + (b >> 1), padded row t + t / 4 =\n",
     "                        // 10 m + (b & 1) + 2 lt + lt / 2: a lane base plus a constant (no address arithmetic per load)\n",
     "                        const oscar_u8 *src = st + w_vl + ((b & 1) + 10 * (4 * ks + 2 * h + (b >> 1))) * WRB;\n",
+    "#if WBPL == 8\n",
+    "                        const uint2 x = *(const uint2 *)src;\n",
+    "                        w[b] = x.x;\n",
+    "                        wh[b] = x.y;\n",
+    "#else\n",
     "                        w[b] = WBPL == 4 \? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;\n",
+    "#endif\n",
     "                    }\n",
-    "#if WBPL == 4\n",
+    "#if WBPL == 8\n",
+    "#pragma unroll\n",
+    "                    for (int q = 0; q < 2; q++) {\n",
+    "                        const oscar_u32 *y = q \? wh : w;\n",
+    "                        const oscar_u32 x01l = __byte_perm(y[0], y[1], 0x5140u), x01h = __byte_perm(y[0], y[1], 0x7362u);\n",
+    "                        const oscar_u32 x23l = __byte_perm(y[2], y[3], 0x5140u), x23h = __byte_perm(y[2], y[3], 0x7362u);\n",
+    "                        T[ks][4 * q][h] = __byte_perm(x01l, x23l, 0x5410u);\n",
+    "                        T[ks][4 * q + 1][h] = __byte_perm(x01l, x23l, 0x7632u);\n",
+    "                        T[ks][4 * q + 2][h] = __byte_perm(x01h, x23h, 0x5410u);\n",
+    "                        T[ks][4 * q + 3][h] = __byte_perm(x01h, x23h, 0x7632u);\n",
+    "                    }\n",
+    "#elif WBPL == 4\n",
     "                    const oscar_u32 x01l = __byte_perm(w[0], w[1], 0x5140u), x01h = __byte_perm(w[0], w[1], 0x7362u);\n",
     "                    const oscar_u32 x23l = __byte_perm(w[2], w[3], 0x5140u), x23h = __byte_perm(w[2], w[3], 0x7362u);\n",
     "                    T[ks][0][h] = __byte_perm(x01l, x23l, 0x5410u);\n",
@@ -3574,8 +3609,21 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "            const oscar_u8 *vb = st + WUB * WBK;\n",
     "#pragma unroll\n",
     "            for (int qd = 0; qd < 4; qd++) {\n",
-    "                oscar_u32 w0[2], w1[2];\n",
-    "#if WBPL == 4\n",
+    "                oscar_u32 w0[WBPL / 2 > 2 \? WBPL / 2 : 2], w1[WBPL / 2 > 2 \? WBPL / 2 : 2];\n",
+    "#if WBPL == 8\n",
+    "                {\n",
+    "                    const uint4 x0 = *(const uint4 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 8 * lg) * 2);\n",
+    "                    const uint4 x1 = *(const uint4 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 8 * lg) * 2);\n",
+    "                    w0[0] = x0.x;\n",
+    "                    w0[1] = x0.y;\n",
+    "                    w0[2] = x0.z;\n",
+    "                    w0[3] = x0.w;\n",
+    "                    w1[0] = x1.x;\n",
+    "                    w1[1] = x1.y;\n",
+    "                    w1[2] = x1.z;\n",
+    "                    w1[3] = x1.w;\n",
+    "                }\n",
+    "#elif WBPL == 4\n",
     "                {\n",
     "                    const uint2 x0 = *(const uint2 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 4 * lg) * 2);\n",
     "                    const uint2 x1 = *(const uint2 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 4 * lg) * 2);\n",
@@ -3699,7 +3747,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    }\n",
     "    if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count\n",
     "        __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)\n",
-    "        if (tid == 0) asm volatile(\"red.release.gpu.global.add.s32 [%0], 1;\" ::\"l\"((int *)p.counts + (size_t)b * p.Hkv * p.hsplit + j) : \"memory\");\n",
+    "        if (tid == 0) asm volatile(\"red.release.gpu.global.add.s32 [%0], 1;\" ::\"l\"((int *)p.counts + (size_t)b * p.Hkv * OSCAR_HSPLIT + j) : \"memory\");\n",
     "    }\n",
     "#ifdef OSCAR_WPROF\n",
     "    if (wpr && tid == 0) {\n",
@@ -4147,6 +4195,7 @@ static int oscar__variant_options(int program, const oscar_cuda_variant *v, char
         snprintf(buf[n], 48, "-DOSCAR_TB=%d", tb), n++;
         snprintf(buf[n], 48, "-DOSCAR_TH=%d", oscar__gcd(P, v->int2 ? 64 : tb)), n++;
         snprintf(buf[n], 48, "-DOSCAR_P=%d", P), n++;
+        if (v->hsplit > 1) snprintf(buf[n], 48, "-DOSCAR_HSPLIT=%d", v->hsplit), n++;
     }
     for (int i = 0; i < n; i++) opts[i] = buf[i];
     if (program == OSCAR_CUDA_PROG_APPEND) opts[n++] = "--fmad=false";
@@ -4311,7 +4360,6 @@ typedef struct oscar__append_params {
 typedef struct oscar__attn_params {
     uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts;
     int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
-    int32_t hsplit;
     float scale_log2;
     int32_t inline_info[2 * OSCAR__INLINE_SEQS];
 } oscar__attn_params;
@@ -5039,6 +5087,7 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
     v.head_dim = kv->d;
     v.group_size = kv->g;
     v.gqa = G / hs;
+    v.hsplit = hs;
     kv->hs_decode[G] = hs;
     v.int2 = kv->int2;
     v.page_size = kv->P;
@@ -5109,10 +5158,11 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
 /* the decode module of group G, split into hs query-head groups per KV head (oscar_cuda_kv.hsplit) */
 static int oscar__kv_decode_module(oscar_cuda_kv *kv, int G) {
     int hs = 1;
-    if (kv->hsplit != 1 && (kv->d == 64 || kv->d == 128)) {
+    if (kv->hsplit != 1 && (kv->d == 64 || kv->d == 128 || kv->d == 256)) {
+        const int maxg = kv->d == 256 ? 4 : 8; /* the warp-owned kernel's largest group */
         if (kv->hsplit >= 2 && kv->hsplit <= OSCAR__MAX_HSPLIT && G % kv->hsplit == 0) hs = kv->hsplit;
-        else if (G > 8) { /* the fewest groups of 3 to 8 heads (the warp-owned kernel takes G <= 8) */
-            for (hs = 2; hs <= G && (G % hs || G / hs > 8 || G / hs < 3); hs++) {}
+        else if (G > maxg) { /* the fewest groups of 3 to maxg heads */
+            for (hs = 2; hs <= G && (G % hs || G / hs > maxg || G / hs < 3); hs++) {}
             if (hs > G) hs = 1;
         }
     }
@@ -5268,7 +5318,6 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.n_splits = splits;
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
-        ap.hsplit = hs;
         if (poll) ap.counts = kv->counts;
         rc = oscar__launch_ex(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, kv->wk_decode[G]);
         decode_launched = !rc;

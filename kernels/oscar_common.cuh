@@ -36,10 +36,8 @@ struct oscar_attn_params {
     oscar_u64 seqinfo;     // const int [B][2]: sequence slot, tokens held by the layer; 0: inline
     oscar_u64 pool, sink, win;
     oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables
-    oscar_u64 counts;      // int [B][Hkv * hsplit] or 0: oscar_decode_w adds 1 per split done (the merge polls it)
+    oscar_u64 counts;      // int [B][Hkv * OSCAR_HSPLIT] or 0: oscar_decode_w adds 1 per split done (the merge polls it)
     int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
-    int hsplit;            // >= 1: the G query heads of a KV head are hsplit blocks' groups of G / hsplit
-                           // (the kernel's compile-time G); blockIdx.y = KV head * hsplit + group
     float scale_log2;      // softmax scale * log2(e)
     int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS
 };

@@ -57,6 +57,9 @@ static __device__ __forceinline__ unsigned long long oscar_gtime(void) {
 #ifndef OSCAR_G
 #define OSCAR_G 1
 #endif
+#ifndef OSCAR_HSPLIT // query-head groups of G heads per KV head: blockIdx.y of the decode = KV head * OSCAR_HSPLIT + group
+#define OSCAR_HSPLIT 1
+#endif
 #ifndef OSCAR_INT2
 #define OSCAR_INT2 1
 #endif
@@ -227,8 +230,8 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #if I2MMA
     const int warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
 #endif
-    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / p.hsplit; // j: query-head group, jk: its KV head
-    const int Hq = p.Hkv * p.hsplit * G;
+    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head
+    const int Hq = p.Hkv * OSCAR_HSPLIT * G;
     const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
     const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
     const int ns = n < p.S0 ? n : p.S0;
@@ -791,7 +794,14 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #ifndef OSCAR_WARP // 2: this kernel for INT2 and BF16 caches, 1: INT2 only, 0: never (oscar_decode)
 #define OSCAR_WARP 2
 #endif
-#if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128) && G <= 8 && ((OSCAR_INT2 && I2MMA && (D == 128 || GS >= 32)) || (!OSCAR_INT2 && OSCAR_WARP > 1))
+// D 256: G <= 4 only, INT2 with the u8 P.V (whole 32-token k-steps)
+#if defined(OSCAR_WPV)
+#define W_D256_PV OSCAR_WPV
+#else
+#define W_D256_PV 1
+#endif
+#if OSCAR_WARP && OSCAR_MMA && (D == 64 || D == 128 || (D == 256 && G <= 4 && (!OSCAR_INT2 || ((TH % 32) == 0 && W_D256_PV)))) && G <= 8 && \
+    ((OSCAR_INT2 && I2MMA && (D >= 128 || GS >= 32)) || (!OSCAR_INT2 && OSCAR_WARP > 1))
 #define WARPK 1
 #else
 #define WARPK 0
@@ -814,6 +824,7 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #define WRB (D / 4)      // INT2 code row bytes
 #define WBPL (D / 32)    // V code bytes per lane and token (P.V B operand)
 #define WNB (D / 64)     // K code words per lane and token (score B operand)
+#define W_KSQ (D >= 128 ? D / 128 : 1) // s8 MMA k-steps per quarter (D 256: byte columns 0-31, 32-63)
 #define W_MH ((G + 3) / 4) // head tiles (4 heads each, hi/lo columns)
 #define W_NMT (WBPL / 2)   // P.V channel tiles per quarter: row lg -> byte column WBPL lg + mt, row lg + 8 -> WBPL lg + W_NMT + mt
 #define W_NO (4 * W_NMT)   // channel tiles: jo = qd * W_NMT + mt
@@ -824,8 +835,8 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #define W_BF_STAGE (WUB * WBK + WUB * WBV)
 #if OSCAR_INT2
 #define W_QPG (GS / (D / 4)) // quarters per scale group
-#define W_QPK (D == 128 ? 1 : 2)  // quarters per s8 MMA k-step (32 byte columns)
-#define W_NKS (4 / W_QPK)         // k-steps per row
+#define W_QPK (D >= 128 ? 1 : 2)  // quarters per s8 MMA k-step (32 byte columns; D 256: half a quarter)
+#define W_NKS (4 * W_KSQ / W_QPK) // k-steps per row
 #define W_NTT (TH / 8)
 #define W_WNG (OSCAR_WNG < W_NTT ? OSCAR_WNG : W_NTT)
 #define W_I2_V (TH * WRB)
@@ -945,7 +956,7 @@ static __device__ __forceinline__ void oscar_imma_u8(int c[4], oscar_u32 a0, osc
 #endif
 
 #ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow
-#define OSCAR_WMINB (G > 4 ? 8 / WNW : 16 / WNW)
+#define OSCAR_WMINB (G > 4 || D > 128 ? 8 / WNW : 16 / WNW)
 #endif
 // -DOSCAR_WPROF=N (diagnostics only): the first N blocks of each oscar_decode_w launch record their
 // SM, start / end times (globaltimer ns, clock64 cycles), each warp's end and its units (all, BF16)
@@ -958,8 +969,8 @@ __device__ unsigned long long oscar_wprof[OSCAR_WPROF * 16];
 extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
-    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / p.hsplit; // j: query-head group, jk: its KV head
-    const int Hq = p.Hkv * p.hsplit * G;
+    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head
+    const int Hq = p.Hkv * OSCAR_HSPLIT * G;
 #ifdef OSCAR_WPROF
     const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 ? oscar_wprof + 16 * (size_t)wpb : 0;
@@ -1191,8 +1202,8 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                 oscar_u32 u[4];
 #pragma unroll
                 for (int b = 0; b < 4; b++) {
-#if D == 128
-                    const int qd = ks, col = 8 * tq + 4 * khi + b;
+#if D >= 128
+                    const int qd = ks / W_KSQ, col = 32 * (ks % W_KSQ) + 8 * tq + 4 * khi + b;
 #else
                     const int qd = 2 * ks + khi, col = 4 * tq + b;
 #endif
@@ -1301,10 +1312,13 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                 oscar_u32 wv[W_WNG][WNB]; // token (ng + i) * 8 + lg: byte columns 8 lt .. 8 lt + 7 (D 64: 4 lt .. 4 lt + 3)
 #pragma unroll
                 for (int i = 0; i < W_WNG; i++) {
-#if WNB == 2
-                    const uint2 w2 = *(const uint2 *)(st + ((ng + i) * 8 + lg) * WRB + 8 * lt);
-                    wv[i][0] = w2.x;
-                    wv[i][1] = w2.y;
+#if WNB >= 2
+#pragma unroll
+                    for (int hh = 0; hh < WNB / 2; hh++) { // D 256: byte columns 32 hh + 8 lt .. + 7
+                        const uint2 w2 = *(const uint2 *)(st + ((ng + i) * 8 + lg) * WRB + 32 * hh + 8 * lt);
+                        wv[i][2 * hh] = w2.x;
+                        wv[i][2 * hh + 1] = w2.y;
+                    }
 #else
                     wv[i][0] = *(const oscar_u32 *)(st + ((ng + i) * 8 + lg) * WRB + 4 * lt);
 #endif
@@ -1317,16 +1331,16 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #pragma unroll
                         for (int i = 0; i < W_WNG; i++) c[mh][i][0] = c[mh][i][1] = c[mh][i][2] = c[mh][i][3] = 0;
 #pragma unroll
-                    for (int kq = 0; kq < W_QPG / W_QPK; kq++) {
-                        const int ks = (g * W_QPG) / W_QPK + kq;
+                    for (int kq = 0; kq < W_QPG * W_KSQ / W_QPK; kq++) {
+                        const int ks = (g * W_QPG * W_KSQ) / W_QPK + kq;
                         uint4 a[W_MH];
 #pragma unroll
                         for (int mh = 0; mh < W_MH; mh++) a[mh] = W_QF(mh, ks);
 #pragma unroll
                         for (int i = 0; i < W_WNG; i++) {
                             // u8 codes x 4^qd in place (the query digits carry 4^-qd)
-#if D == 128
-                            const oscar_u32 m = 0x03030303u << (2 * ks), b0 = wv[i][0] & m, b1 = wv[i][1] & m;
+#if D >= 128
+                            const oscar_u32 m = 0x03030303u << (2 * (ks / W_KSQ)), b0 = wv[i][2 * (ks % W_KSQ)] & m, b1 = wv[i][2 * (ks % W_KSQ) + 1] & m;
 #else
                             const oscar_u32 b0 = wv[i][0] & (0x03030303u << (4 * ks)), b1 = wv[i][0] & (0x0c0c0c0cu << (4 * ks));
 #endif
@@ -1410,14 +1424,34 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #pragma unroll
                 for (int h = 0; h < 2; h++) {
                     oscar_u32 w[4];
+#if WBPL == 8
+                    oscar_u32 wh[4]; // bytes 4-7 of the lane's columns
+#endif
 #pragma unroll
                     for (int b = 0; b < 4; b++) {
                         // token t = 8 m + 2 lt + (b & 1), m = 4 ks + 2 h + (b >> 1), padded row t + t / 4 =
                         // 10 m + (b & 1) + 2 lt + lt / 2: a lane base plus a constant (no address arithmetic per load)
                         const oscar_u8 *src = st + w_vl + ((b & 1) + 10 * (4 * ks + 2 * h + (b >> 1))) * WRB;
+#if WBPL == 8
+                        const uint2 x = *(const uint2 *)src;
+                        w[b] = x.x;
+                        wh[b] = x.y;
+#else
                         w[b] = WBPL == 4 ? *(const oscar_u32 *)src : (oscar_u32)*(const oscar_u16 *)src;
+#endif
                     }
-#if WBPL == 4
+#if WBPL == 8
+#pragma unroll
+                    for (int q = 0; q < 2; q++) {
+                        const oscar_u32 *y = q ? wh : w;
+                        const oscar_u32 x01l = __byte_perm(y[0], y[1], 0x5140u), x01h = __byte_perm(y[0], y[1], 0x7362u);
+                        const oscar_u32 x23l = __byte_perm(y[2], y[3], 0x5140u), x23h = __byte_perm(y[2], y[3], 0x7362u);
+                        T[ks][4 * q][h] = __byte_perm(x01l, x23l, 0x5410u);
+                        T[ks][4 * q + 1][h] = __byte_perm(x01l, x23l, 0x7632u);
+                        T[ks][4 * q + 2][h] = __byte_perm(x01h, x23h, 0x5410u);
+                        T[ks][4 * q + 3][h] = __byte_perm(x01h, x23h, 0x7632u);
+                    }
+#elif WBPL == 4
                     const oscar_u32 x01l = __byte_perm(w[0], w[1], 0x5140u), x01h = __byte_perm(w[0], w[1], 0x7362u);
                     const oscar_u32 x23l = __byte_perm(w[2], w[3], 0x5140u), x23h = __byte_perm(w[2], w[3], 0x7362u);
                     T[ks][0][h] = __byte_perm(x01l, x23l, 0x5410u);
@@ -1541,8 +1575,21 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             const oscar_u8 *vb = st + WUB * WBK;
 #pragma unroll
             for (int qd = 0; qd < 4; qd++) {
-                oscar_u32 w0[2], w1[2];
-#if WBPL == 4
+                oscar_u32 w0[WBPL / 2 > 2 ? WBPL / 2 : 2], w1[WBPL / 2 > 2 ? WBPL / 2 : 2];
+#if WBPL == 8
+                {
+                    const uint4 x0 = *(const uint4 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 8 * lg) * 2);
+                    const uint4 x1 = *(const uint4 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 8 * lg) * 2);
+                    w0[0] = x0.x;
+                    w0[1] = x0.y;
+                    w0[2] = x0.z;
+                    w0[3] = x0.w;
+                    w1[0] = x1.x;
+                    w1[1] = x1.y;
+                    w1[2] = x1.z;
+                    w1[3] = x1.w;
+                }
+#elif WBPL == 4
                 {
                     const uint2 x0 = *(const uint2 *)(vb + (2 * lt) * WBV + (qd * (D / 4) + 4 * lg) * 2);
                     const uint2 x1 = *(const uint2 *)(vb + (2 * lt + 1) * WBV + (qd * (D / 4) + 4 * lg) * 2);
@@ -1666,7 +1713,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     }
     if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count
         __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)
-        if (tid == 0) asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"((int *)p.counts + (size_t)b * p.Hkv * p.hsplit + j) : "memory");
+        if (tid == 0) asm volatile("red.release.gpu.global.add.s32 [%0], 1;" ::"l"((int *)p.counts + (size_t)b * p.Hkv * OSCAR_HSPLIT + j) : "memory");
     }
 #ifdef OSCAR_WPROF
     if (wpr && tid == 0) {

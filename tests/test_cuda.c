@@ -141,7 +141,7 @@ static void test_loader_errors(void) {
 static void test_disk_cache(void) {
     oscar_cuda cu;
     oscar_cuda_config cc;
-    oscar_cuda_variant v = {64, 32, 2, 1, 64};
+    oscar_cuda_variant v = {64, 32, 2, 1, 64, 0};
     char dir[128], path[400], cmd[300];
     size_t b1 = 0, b2 = 0;
     int rc, found = 0;
@@ -230,7 +230,7 @@ static int test_compile(void) {
     }
     /* PTX path */
     {
-        oscar_cuda_variant v = {128, 128, 4, 1, 64};
+        oscar_cuda_variant v = {128, 128, 4, 1, 64, 0};
         rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_DECODE, &v, 90, 1, &bytes);
         CHECK(rc == OSCAR_OK && bytes > 0, "PTX compile: %d %s", rc, cu.msg);
         v.head_dim = 96;
@@ -265,14 +265,19 @@ static int test_compile(void) {
                         n++;
                     }
                 }
-    /* other page sizes change the history tile */
+    /* other page sizes change the history tile; query-head groups (hsplit) the block indexing */
     for (a = 0; a < 2; a++)
         for (m = 0; m < 2; m++) {
-            oscar_cuda_variant v = {128, 64, 4, 1, 16};
+            oscar_cuda_variant v = {128, 64, 4, 1, 16, 0}, w = {256, 128, 4, 1, 64, 2};
             v.int2 = m;
             jobs[n].program = OSCAR_CUDA_PROG_DECODE;
             jobs[n].arch = archs[a];
             jobs[n].v = v;
+            n++;
+            w.int2 = m;
+            jobs[n].program = OSCAR_CUDA_PROG_DECODE;
+            jobs[n].arch = archs[a];
+            jobs[n].v = w;
             n++;
         }
     nth = np > 0 ? (int)np : 1;
@@ -715,11 +720,14 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
     for (i = 0; i < B; i++) compare_cache(&hs, seqs[i], name);
     compare_attention(&hs, seqs, B, Hq, name, &worst);
     if (tc->G <= 32) { /* the query-head groups the decode used: the split happens where it should, and only there */
+        const int maxg = tc->d == 256 ? 4 : 8;
         int want = 1;
         if (tc->hsplit >= 2) want = tc->hsplit;
-        else if (tc->hsplit == 0 && tc->G > 8)
-            for (want = 2; tc->G % want || tc->G / want > 8 || tc->G / want < 3; want++) {}
-        if (!(tc->d == 64 || tc->d == 128) || !hs.gpu.wk_decode[tc->G]) want = 1;
+        else if (tc->hsplit == 0 && tc->G > maxg)
+            for (want = 2; want <= tc->G && (tc->G % want || tc->G / want > maxg || tc->G / want < 3); want++) {}
+        if (want > tc->G || !hs.gpu.wk_decode[tc->G]) want = 1;
+        if (tc->d == 256 && tc->G / want <= 4 && (!tc->int2 || (tc->g >= 64 && (tc->page == 0 || tc->page % 32 == 0))) && hs.cu->cc >= 80)
+            CHECK(hs.gpu.wk_decode[tc->G] == 1, "%s: d 256 with %d query heads per block did not get the warp-owned decode kernel", name, tc->G / want);
         CHECK(hs.gpu.hs_decode[tc->G] == want, "%s: the decode split each KV head's query heads into %d groups, expected %d", name, hs.gpu.hs_decode[tc->G], want);
     }
     if (tc->fork) {
@@ -1319,6 +1327,9 @@ static void test_gpu(int quick) {
             tcase t2 = {"long", 128, 128, 2, 4, 0, 1, 0, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0};
             tcase t3 = {"long", 256, 32, 1, 8, 1, 1, 1, 0, 0, 0, 0, 2, {4097, 5000}, 0, 0};
             tcase t4 = {"long", 64, 64, 3, 3, 1, 1, 4, 1, 0, 0, 0, 1, {4097}, 0, 0};
+            tcase t5 = {"long", 256, 128, 2, 2, 1, 2, 3, 0, 0, 0, 0, 3, {4097, 9000, 300}, 1, 0};
+            tcase t6 = {"long", 256, 64, 2, 8, 1, 1, 1, 0, 0, 0, 0, 2, {5000, 700}, 0, 0};
+            tcase t7 = {"long", 256, 128, 1, 4, 0, 1, 0, 0, 0, 0, 0, 2, {5000, 700}, 0, 0};
             tcase b1 = {"balance", 64, 64, 3, 3, 1, 2, 5, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0};
             tcase b2 = {"balance", 128, 128, 2, 4, 1, 2, 5, 1, 0, 0, 0, 2, {1000, 321}, 0, 0};
             tcase f1 = {"fork", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 2, {1000, 70}, 1, 0};
@@ -1352,6 +1363,9 @@ static void test_gpu(int quick) {
             cases[n++] = t2;
             cases[n++] = t3;
             cases[n++] = t4;
+            cases[n++] = t5;
+            cases[n++] = t6;
+            cases[n++] = t7;
             cases[n++] = b1;
             cases[n++] = b2;
             cases[n++] = f1;

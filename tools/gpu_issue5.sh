@@ -45,12 +45,14 @@ if [ "$mode" = full ]; then
     ./build/bench_gpu --batch 1,8 --ctx 32768 --hq 24 --hkv 8 --dim 64 --group 64 --iters 20 --csv "$OUT/d64.csv" > "$OUT/d64.log" 2>&1
     ./build/bench_gpu --batch 1,8 --ctx 32768 --hq 64 --hkv 8 --iters 20 --csv "$OUT/g8.csv" > "$OUT/g8.log" 2>&1
     ./build/bench_gpu --batch 1,8 --ctx 32768 --dim 256 --iters 20 --csv "$OUT/d256.csv" > "$OUT/d256.log" 2>&1
+    ./build/bench_gpu --batch 1,8 --ctx 32768 --hq 128 --hkv 8 --iters 20 --csv "$OUT/g16.csv" > "$OUT/g16.log" 2>&1
+    ./build/bench_gpu --batch 1,8 --ctx 32768 --hq 256 --hkv 8 --iters 20 --csv "$OUT/g32.csv" > "$OUT/g32.log" 2>&1
     command -v python3 >/dev/null && timeout 150 python3 tools/sdpa_bench.py > "$OUT/sdpa.csv" 2>&1
 fi
 [ "$SAN" = 1 ] && OUT="$OUT/san" timeout 400 sh tools/gpu_sanitize.sh
 # the table: mode batch context us %copy (one line per CSV row)
 echo "tag       mode  batch  context     us   %copy"
-for f in "$OUT"/b1_*.csv "$OUT"/b832_*.csv "$OUT"/b64.csv "$OUT"/d64.csv "$OUT"/g8.csv "$OUT"/d256.csv; do
+for f in "$OUT"/b1_*.csv "$OUT"/b832_*.csv "$OUT"/b64.csv "$OUT"/d64.csv "$OUT"/g8.csv "$OUT"/g16.csv "$OUT"/g32.csv "$OUT"/d256.csv; do
     [ -f "$f" ] || continue
     t=$(basename "$f" .csv)
     awk -F, -v t="$t" 'NR > 1 { printf "%-9s %-5s %5s %8s %7.1f %6.1f%%  (d %s G %d)\n", t, $1, $2, $3, $8, $14, $6, $4 / $5 }' "$f"
