@@ -5195,7 +5195,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     oscar_cuda *cu;
     int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh;
     size_t off_q, off_o, off_ml, off_si, need;
-    int *si;
+    int *si, si_small[2 * OSCAR__INLINE_SEQS]; /* small batches: no allocation (this call's host time is batch 1's critical path) */
     oscar__attn_params ap;
     oscar__rot_params rp;
     oscar_cu_result r;
@@ -5219,18 +5219,22 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     if (scale == 0.0f) scale = 1.0f / sqrtf((float)kv->d);
     tb = 4096 / kv->d < 64 ? 4096 / kv->d : 64;
     th = oscar__gcd(kv->P, kv->int2 ? 64 : tb);
-    si = (int *)OSCAR_CUDA_MALLOC(sizeof(int) * 2 * (size_t)n_seqs);
+    si = n_seqs <= OSCAR__INLINE_SEQS ? si_small : (int *)OSCAR_CUDA_MALLOC(sizeof(int) * 2 * (size_t)n_seqs);
     if (!si) return OSCAR_ERR_NOMEM;
+#define OSCAR__SI_FREE() \
+    do {                 \
+        if (si != si_small) OSCAR_CUDA_FREE(si); \
+    } while (0)
     for (i = 0; i < n_seqs; i++) {
         int n, ns, h, nw, t;
         if (!oscar__kv_check_seq(kv, seqs[i])) {
-            OSCAR_CUDA_FREE(si);
+            OSCAR__SI_FREE();
             snprintf(kv->msg, sizeof kv->msg, "attend: no sequence %d", seqs[i]);
             return OSCAR_ERR_NO_SEQ;
         }
         n = kv->seqs[seqs[i]].n_tok[layer];
         if (n == 0) {
-            OSCAR_CUDA_FREE(si);
+            OSCAR__SI_FREE();
             snprintf(kv->msg, sizeof kv->msg, "attend: sequence %d layer %d holds no tokens", seqs[i], layer);
             return OSCAR_ERR_STATE;
         }
@@ -5244,14 +5248,14 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         si[2 * i] = seqs[i];
         si[2 * i + 1] = n;
     }
-    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) {
-        OSCAR_CUDA_FREE(si);
+    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) { /* one push for the whole call: popped at the end */
+        OSCAR__SI_FREE();
         return oscar__kv_fail(kv, rc);
     }
     rc = oscar__kv_decode_module(kv, G);
-    oscar_cuda_pop(cu);
     if (rc) {
-        OSCAR_CUDA_FREE(si);
+        oscar_cuda_pop(cu);
+        OSCAR__SI_FREE();
         return rc;
     }
     hs = kv->hs_decode[G];
@@ -5267,10 +5271,6 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;
     off_ml = off_o + ((sizeof(float) * (size_t)n_seqs * n_q_heads * splits * kv->d + 255) / 256) * 256;
     need = off_ml + sizeof(float) * 2 * (size_t)n_seqs * n_q_heads * splits;
-    if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) {
-        OSCAR_CUDA_FREE(si);
-        return oscar__kv_fail(kv, rc);
-    }
     rc = oscar__kv_scratch(kv, &kv->work, &kv->work_cap, need);
     memset(&ap, 0, sizeof ap);
     if (!rc && n_seqs > OSCAR__INLINE_SEQS) { /* small batches travel in the kernel parameters */
@@ -5280,7 +5280,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     } else {
         memcpy(ap.inline_info, si, sizeof(int) * 2 * (size_t)n_seqs);
     }
-    OSCAR_CUDA_FREE(si);
+    OSCAR__SI_FREE();
     qr = q;
     memset(&rp, 0, sizeof rp);
     rp.layer = layer;
@@ -5341,6 +5341,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     if (rc && poll && decode_launched) cu->drv.cuMemsetD32Async(kv->counts, 0, (size_t)kv->max_seqs * kv->Hkv * OSCAR__MAX_HSPLIT, kv->stream);
     oscar_cuda_pop(cu);
     return rc;
+#undef OSCAR__SI_FREE
 }
 
 #ifdef __cplusplus
