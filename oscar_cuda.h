@@ -906,9 +906,20 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    *hi = h;\n",
     "    *lo = l;\n",
     "}\n",
+    "// -DOSCAR_CPL2 (measurement switch): 1 / 2 ask L2 to fetch 128 / 256 bytes around each copy;\n",
+    "// 0 (default): plain copies (kernels/NOTES.md, v38: within 1% either way)\n",
+    "#ifndef OSCAR_CPL2\n",
+    "#define OSCAR_CPL2 0\n",
+    "#endif\n",
     "static __device__ __forceinline__ void oscar_cp_async16(void *smem, const void *gmem) {\n",
     "    oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(smem);\n",
+    "#if OSCAR_CPL2 == 1\n",
+    "    asm volatile(\"cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\\n\" ::\"r\"(s), \"l\"(gmem));\n",
+    "#elif OSCAR_CPL2 == 2\n",
+    "    asm volatile(\"cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\\n\" ::\"r\"(s), \"l\"(gmem));\n",
+    "#else\n",
     "    asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\\n\" ::\"r\"(s), \"l\"(gmem));\n",
+    "#endif\n",
     "}\n",
     "static __device__ __forceinline__ void oscar_cp_commit(void) { asm volatile(\"cp.async.commit_group;\\n\" ::); }\n",
     "static __device__ __forceinline__ void oscar_cp_wait0(void) { asm volatile(\"cp.async.wait_group 0;\\n\" ::); }\n",
@@ -4202,6 +4213,7 @@ static int oscar__variant_options(int program, const oscar_cuda_variant *v, char
     return n;
 }
 
+#define OSCAR__MAX_HSPLIT 32  /* query-head groups per KV head (G <= 32) */
 static int oscar__check_variant(oscar_cuda *cu, int program, const oscar_cuda_variant *v) {
     int d = v->head_dim, gs = v->group_size ? v->group_size : (d < 128 ? d : 128);
     if (!oscar__prog_file(program)) {
@@ -4222,6 +4234,10 @@ static int oscar__check_variant(oscar_cuda *cu, int program, const oscar_cuda_va
     }
     if (v->page_size < 0 || (v->page_size % 4) != 0) {
         snprintf(cu->msg, sizeof cu->msg, "GPU kernels need a page size that is a multiple of 4 (got %d)", v->page_size);
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    if (program == OSCAR_CUDA_PROG_DECODE && (v->hsplit < 0 || v->hsplit > OSCAR__MAX_HSPLIT || (long long)v->gqa * (v->hsplit > 1 ? v->hsplit : 1) > 32)) {
+        snprintf(cu->msg, sizeof cu->msg, "GPU kernels support 0..%d query-head groups per KV head, at most 32 heads in all (got %d groups of %d)", OSCAR__MAX_HSPLIT, v->hsplit, v->gqa);
         return OSCAR_ERR_INVALID_ARG;
     }
     return OSCAR_OK;
@@ -4356,7 +4372,6 @@ typedef struct oscar__append_params {
 } oscar__append_params;
 
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
-#define OSCAR__MAX_HSPLIT 32  /* query-head groups per KV head (G <= 32) */
 typedef struct oscar__attn_params {
     uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts;
     int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;

@@ -103,9 +103,20 @@ static __device__ __forceinline__ void oscar_h2_split(float x0, float x1, oscar_
     *hi = h;
     *lo = l;
 }
+// -DOSCAR_CPL2 (measurement switch): 1 / 2 ask L2 to fetch 128 / 256 bytes around each copy;
+// 0 (default): plain copies (kernels/NOTES.md, v38: within 1% either way)
+#ifndef OSCAR_CPL2
+#define OSCAR_CPL2 0
+#endif
 static __device__ __forceinline__ void oscar_cp_async16(void *smem, const void *gmem) {
     oscar_u32 s = (oscar_u32)__cvta_generic_to_shared(smem);
+#if OSCAR_CPL2 == 1
+    asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+#elif OSCAR_CPL2 == 2
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+#else
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(gmem));
+#endif
 }
 static __device__ __forceinline__ void oscar_cp_commit(void) { asm volatile("cp.async.commit_group;\n" ::); }
 static __device__ __forceinline__ void oscar_cp_wait0(void) { asm volatile("cp.async.wait_group 0;\n" ::); }

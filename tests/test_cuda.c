@@ -236,6 +236,14 @@ static int test_compile(void) {
         v.head_dim = 96;
         rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_DECODE, &v, 90, 0, &bytes);
         CHECK(rc == OSCAR_ERR_DIM, "head_dim 96 is refused (%d)", rc);
+        v.head_dim = 128;
+        v.gqa = 8;
+        v.hsplit = 8; /* 64 query heads per KV head */
+        rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_DECODE, &v, 90, 0, &bytes);
+        CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(cu.msg, "groups") != NULL, "8 groups of 8 query heads are refused (%d: %s)", rc, cu.msg);
+        v.hsplit = -1;
+        rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_DECODE, &v, 90, 0, &bytes);
+        CHECK(rc == OSCAR_ERR_INVALID_ARG, "a negative group count is refused (%d)", rc);
     }
     oscar_cuda_free(&cu);
     test_disk_cache();
