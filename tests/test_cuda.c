@@ -1035,6 +1035,9 @@ static void test_wide_batch(oscar_cuda *cu) {
     for (i = 0; i < NS; i += 9) compare_cache(&hs, seqs[i], "wide batch");
     compare_attention(&hs, seqs, NS, 2 * Hkv, "wide batch", &worst);
     compare_attention(&hs, seqs + 1, 40, 2 * Hkv, "wide batch", &worst);
+    /* 16 query heads per KV head: two groups of 8, the batch table in device memory, polling merges */
+    compare_attention(&hs, seqs, NS, 16 * Hkv, "wide batch G16", &worst);
+    CHECK(!hs.gpu.wk_decode[16] || hs.gpu.hs_decode[16] == 2, "wide batch: G 16 decoded in %d groups, expected 2", hs.gpu.hs_decode[16]);
     printf("ok   %-52s seqs %d  worst err/tol %.3f\n", "wide batch", NS, worst);
     harness_free(&hs);
 }
