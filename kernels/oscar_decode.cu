@@ -826,6 +826,16 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #define WNB (D / 64)     // K code words per lane and token (score B operand)
 #define W_KSQ (D >= 128 ? D / 128 : 1) // s8 MMA k-steps per quarter (D 256: byte columns 0-31, 32-63)
 #define W_MH ((G + 3) / 4) // head tiles (4 heads each, hi/lo columns)
+// OSCAR_WHL (G 5-8, default on): one head per lane row. Score tiles hold all 8 heads (INT2: tile t =
+// digits 2t (rows 0-7) and 2t + 1 (rows 8-15) of heads 0-7; BF16: hi rows 0-7, lo rows 8-15), so
+// lane (lg, lt) ends up with head lg's scores for tokens 2 lt, 2 lt + 1 with no shuffle; the P.V's
+// columns are the 8 heads (hi and lo weights in two MMAs into one accumulator), so O takes 32
+// registers and each head's softmax runs once, not on two lanes.
+#ifndef OSCAR_WHL
+#define OSCAR_WHL (G > 4)
+#endif
+#define WHL (OSCAR_WHL && G > 4)
+#define W_MO (WHL ? 1 : W_MH) // O / softmax sets per lane
 #define W_NMT (WBPL / 2)   // P.V channel tiles per quarter: row lg -> byte column WBPL lg + mt, row lg + 8 -> WBPL lg + W_NMT + mt
 #define W_NO (4 * W_NMT)   // channel tiles: jo = qd * W_NMT + mt
 #define WUB 8            // rows of a BF16 unit
@@ -946,7 +956,7 @@ static __device__ __forceinline__ float oscar_ex2(float x) {
 #ifndef OSCAR_WPV
 #define OSCAR_WPV (G <= 4) // measured at G 4 (d 64 G 3 and d 128 G 8: kernels/NOTES.md v29)
 #endif
-#define WPVK (OSCAR_WPV && OSCAR_INT2 && (TH % 32) == 0) // INT2 units of whole 32-token k-steps only
+#define WPVK (OSCAR_WPV && OSCAR_INT2 && (TH % 32) == 0 && !WHL) // INT2 units of whole 32-token k-steps only
 #if WPVK
 static __device__ __forceinline__ void oscar_imma_u8(int c[4], oscar_u32 a0, oscar_u32 a1, oscar_u32 a2, oscar_u32 a3, oscar_u32 b0, oscar_u32 b1) {
     asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
@@ -956,7 +966,7 @@ static __device__ __forceinline__ void oscar_imma_u8(int c[4], oscar_u32 a0, osc
 #endif
 
 #ifndef OSCAR_WMINB // resident blocks per SM the register allocation must allow
-#define OSCAR_WMINB (G > 4 || D > 128 ? 8 / WNW : 16 / WNW)
+#define OSCAR_WMINB (WHL && D <= 128 ? 12 / WNW : G > 4 || D > 128 ? 8 / WNW : 16 / WNW) // WHL G 8: 3 blocks of 4 warps, no spill (v39)
 #endif
 // -DOSCAR_WPROF=N (diagnostics only): the first N blocks of each oscar_decode_w launch record their
 // SM, start / end times (globaltimer ns, clock64 cycles), each warp's end and its units (all, BF16)
@@ -1171,8 +1181,12 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     }
     __syncthreads();
 #endif
-    for (int i = tid; i < W_MH * (D / 16) * 32; i += 32 * WNW) { // [mh][ks][lane]; row r of tile mh: head 4 mh + (r & 7) / 2
+    for (int i = tid; i < W_MO * (D / 16) * 32; i += 32 * WNW) { // [mh][ks][lane]; row r of tile mh: head 4 mh + (r & 7) / 2 (WHL: head r & 7)
+#if WHL
+        const int ln = i % 32, ks = (i / 32) % (D / 16), h = ln >> 2, t = ln & 3;
+#else
         const int ln = i % 32, ks = (i / 32) % (D / 16), h = 4 * (i / (32 * (D / 16))) + (ln >> 3), t = ln & 3;
+#endif
         uint4 fb = make_uint4(0, 0, 0, 0);
         if (h < G) {
             const int cb = 16 * ks + 4 * t;
@@ -1188,15 +1202,24 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     // D 128: k-step = quarter, k = 4 lt + b <-> byte column 8 lt + b, k = 16 + 4 lt + b <-> 8 lt + 4 + b;
     // D 64: k-step ks = quarters 2 ks (k < 16) and 2 ks + 1, k = 4 lt + b (+16) <-> byte column 4 lt + b
     for (int i = tid; i < W_MH * W_NKS * 32; i += 32 * WNW) {
+#if WHL
+        // WHL: tile t = i / (32 W_NKS), row lq: head lq, digit 2 t (regs 0 / 2), row lq + 8: digit 2 t + 1 (regs 1 / 3)
+        const int ln = i % 32, ks = (i / 32) % W_NKS, lq = ln >> 2, tq = ln & 3, h = lq, dlo = 2 * (i / (32 * W_NKS));
+#else
         const int ln = i % 32, ks = (i / 32) % W_NKS, lq = ln >> 2, tq = ln & 3, h = 4 * (i / (32 * W_NKS)) + (lq >> 1);
+#endif
         oscar_u32 r[4] = {0u, 0u, 0u, 0u};
         if (h < G) {
             // regs 0 / 2 hold digit k = lq & 1 of columns khi = 0 / 1, regs 1 / 3 digit 2 + k. The
             // signed digits in closed form: u = v + 0x808080 has bytes e0, e1, e2 (digit + 128) and
             // the top digit as its signed top byte, so digit byte k < 3 is byte k of u ^ 0x80 and
             // digit 3 is byte 3 (|v| < 2^30: the top digit lies in [-64, 64])
-            const int k = lq & 1;
-            const oscar_u32 slo = (oscar_u32)(k | (k + 4) << 4), shi = (oscar_u32)((k + 2) | (k + 6) << 4);
+#if WHL
+            const int k = dlo, k2 = dlo + 1; // digits of regs 0 / 2 and 1 / 3
+#else
+            const int k = lq & 1, k2 = k + 2;
+#endif
+            const oscar_u32 slo = (oscar_u32)(k | (k + 4) << 4), shi = (oscar_u32)(k2 | (k2 + 4) << 4);
 #pragma unroll
             for (int khi = 0; khi < 2; khi++) {
                 oscar_u32 u[4];
@@ -1211,7 +1234,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                     u[b] = (oscar_u32)__float2int_rn(qs[h * D + qd * (D / 4) + col] * f) + 0x808080u;
                 }
                 r[2 * khi] = __byte_perm(__byte_perm(u[0], u[1], slo), __byte_perm(u[2], u[3], slo), 0x5410) ^ 0x80808080u;
-                r[2 * khi + 1] = __byte_perm(__byte_perm(u[0], u[1], shi), __byte_perm(u[2], u[3], shi), 0x5410) ^ (k ? 0u : 0x80808080u);
+                r[2 * khi + 1] = __byte_perm(__byte_perm(u[0], u[1], shi), __byte_perm(u[2], u[3], shi), 0x5410) ^ (k2 == 3 ? 0u : 0x80808080u);
             }
         }
         qfi[i] = make_uint4(r[0], r[1], r[2], r[3]);
@@ -1228,32 +1251,40 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     uint4 qf[W_MH][W_NKS];
 #define W_QF(mh, ks) qf[mh][ks]
 #endif
-    float qwl[W_MH], qwh[W_MH], qsmh[W_MH][NGR], pm[W_MH][NGR];
+    float qwl[W_MH], qwh[W_MH], qsmh[W_MO][NGR], pm[W_MO][NGR];
 #pragma unroll
     for (int mh = 0; mh < W_MH; mh++) {
 #if !OSCAR_WQFS
 #pragma unroll
         for (int ks = 0; ks < W_NKS; ks++) qf[mh][ks] = qfi[(mh * W_NKS + ks) * 32 + lane];
 #endif
+#if WHL
+        // tile mh holds digits 2 mh (c[0], c[1]) and 2 mh + 1 (c[2], c[3]) of head lg: weights 2^(8 digit - 15)
+        qwl[mh] = qiv[lg] * (mh ? 2.0f : 3.0517578125e-05f);
+        qwh[mh] = qiv[lg] * (mh ? 512.0f : 0.0078125f);
+#else
         // digits (lg & 1) and 2 + (lg & 1) of the query: weights 2^(8 digit - 15), times 1 / normaliser
         qwl[mh] = qiv[4 * mh + hl] * (part ? 0.0078125f : 3.0517578125e-05f);
         qwh[mh] = qiv[4 * mh + hl] * (part ? 512.0f : 2.0f);
+#endif
+    }
+#pragma unroll
+    for (int mh = 0; mh < W_MO; mh++)
 #pragma unroll
         for (int g = 0; g < NGR; g++) {
-            qsmh[mh][g] = qsm[(4 * mh + hl) * NGR + g];
+            qsmh[mh][g] = qsm[(WHL ? lg : 4 * mh + hl) * NGR + g];
             pm[mh][g] = 0.0f;
         }
-    }
 #endif
 
-    float O[W_MH][W_NO][4]; // O^T fragments: rows = channels, columns 2 lt / 2 lt + 1 = head 4 mh + lt hi / lo
+    float O[W_MO][W_NO][4]; // O^T fragments: rows = channels, columns 2 lt / 2 lt + 1 = head 4 mh + lt hi / lo (WHL: heads 2 lt, 2 lt + 1)
 #pragma unroll
-    for (int mh = 0; mh < W_MH; mh++)
+    for (int mh = 0; mh < W_MO; mh++)
 #pragma unroll
         for (int jo = 0; jo < W_NO; jo++) O[mh][jo][0] = O[mh][jo][1] = O[mh][jo][2] = O[mh][jo][3] = 0.0f;
-    float mrun[W_MH], lrun[W_MH];
+    float mrun[W_MO], lrun[W_MO];
 #pragma unroll
-    for (int mh = 0; mh < W_MH; mh++) {
+    for (int mh = 0; mh < W_MO; mh++) {
         mrun[mh] = OSCAR_NEG_INF;
         lrun[mh] = 0.0f;
     }
@@ -1270,11 +1301,12 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         const float corr = oscar_ex2(mrun[mh] - mnew);                                          \
         if (__any_sync(0xffffffffu, mnew != mrun[mh])) {                                        \
             const float co = __shfl_sync(0xffffffffu, corr, 8 * lt);                            \
+            const float co1 = WHL ? __shfl_sync(0xffffffffu, corr, 8 * lt + 4) : co; /* WHL: head 2 lt + 1 */ \
             _Pragma("unroll") for (int jo = 0; jo < W_NO; jo++) {                               \
                 O[mh][jo][0] *= co;                                                             \
-                O[mh][jo][1] *= co;                                                             \
+                O[mh][jo][1] *= co1;                                                            \
                 O[mh][jo][2] *= co;                                                             \
-                O[mh][jo][3] *= co;                                                             \
+                O[mh][jo][3] *= co1;                                                            \
             }                                                                                   \
             W_PM_SCALE(mh, corr)                                                                \
             lrun[mh] *= corr;                                                                   \
@@ -1305,7 +1337,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         const oscar_u8 *st = wst + (i % WNS) * W_STG;
 #if OSCAR_INT2
         if (u >= tsu && u < tsu + thu) {
-            float s[W_MH][W_NTT][2];
+            float s[W_MO][W_NTT][2];
             const oscar_u32 *ksc = (const oscar_u32 *)(st + W_I2_KS);
 #pragma unroll
             for (int ng = 0; ng < W_NTT; ng += W_WNG) {
@@ -1354,6 +1386,18 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                         const oscar_u32 k0 = ksc[t0 * NGR + g], k1 = ksc[(t0 + 1) * NGR + g];
                         const float k0s = oscar_f16_to_f32((oscar_u16)(k0 & 0xffffu)), k0z = oscar_f16_to_f32((oscar_u16)(k0 >> 16));
                         const float k1s = oscar_f16_to_f32((oscar_u16)(k1 & 0xffffu)), k1z = oscar_f16_to_f32((oscar_u16)(k1 >> 16));
+#if WHL
+                        { // head lg: digits 0, 1 in tile 0, digits 2, 3 in tile 1, all in this lane
+                            float d0 = fmaf((float)c[0][i][2], qwh[0], (float)c[0][i][0] * qwl[0]);
+                            float d1 = fmaf((float)c[0][i][3], qwh[0], (float)c[0][i][1] * qwl[0]);
+                            d0 += fmaf((float)c[1][i][2], qwh[1], (float)c[1][i][0] * qwl[1]);
+                            d1 += fmaf((float)c[1][i][3], qwh[1], (float)c[1][i][1] * qwl[1]);
+                            const float v0 = k0s * d0 + k0z * qsmh[0][g];
+                            const float v1 = k1s * d1 + k1z * qsmh[0][g];
+                            s[0][ng + i][0] = g ? s[0][ng + i][0] + v0 : v0;
+                            s[0][ng + i][1] = g ? s[0][ng + i][1] + v1 : v1;
+                        }
+#else
 #pragma unroll
                         for (int mh = 0; mh < W_MH; mh++) {
                             // digits (lg & 1) and 2 + (lg & 1) here, the other two in lane ^ 4: weights 2^(8 digit - 15)
@@ -1366,12 +1410,13 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                             s[mh][ng + i][0] = g ? s[mh][ng + i][0] + v0 : v0; // no 0 + x adds (signed zeros keep them)
                             s[mh][ng + i][1] = g ? s[mh][ng + i][1] + v1 : v1;
                         }
+#endif
                     }
                 }
             }
             const oscar_u32 *vsc = (const oscar_u32 *)(st + W_I2_VS);
 #pragma unroll
-            for (int mh = 0; mh < W_MH; mh++) W_SOFTMAX(W_NTT, s[mh], mh)
+            for (int mh = 0; mh < W_MO; mh++) W_SOFTMAX(W_NTT, s[mh], mh)
 #if WPVK
             // B: the weights p * scale of head 4 mh + hl as 23-bit fixed point: n-tile 0 column lg = digit
             // part (0, 1), n-tile 1 column lg = digit 2 (part 0; part 1 columns are zero);
@@ -1511,8 +1556,12 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                     xa[e] = __byte_perm(W[0], W[1], sel);
                     xb[e] = __byte_perm(W[2], W[3], sel);
                 }
-                // B: weights p * scale of head 4 mh + hl, this lane's half (hi / lo)
-                oscar_u32 B0[W_MH][NGR], B1[W_MH][NGR];
+                // B: weights p * scale of head 4 mh + hl, this lane's half (hi / lo); WHL: of head lg,
+                // hi in B0 / B1 and lo in L0 / L1 (two MMAs into one accumulator)
+                oscar_u32 B0[W_MO][NGR], B1[W_MO][NGR];
+#if WHL
+                oscar_u32 L0[NGR], L1[NGR];
+#endif
 #pragma unroll
                 for (int g = 0; g < NGR; g++) {
                     const oscar_u32 v0 = vsc[t0 * NGR + g], v1 = vsc[(t0 + 1) * NGR + g], v8 = vsc[(t0 + 8) * NGR + g], v9 = vsc[(t0 + 9) * NGR + g];
@@ -1520,6 +1569,14 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                     const float s8 = oscar_f16_to_f32((oscar_u16)(v8 & 0xffffu)), s9 = oscar_f16_to_f32((oscar_u16)(v9 & 0xffffu));
                     const float z0 = oscar_f16_to_f32((oscar_u16)(v0 >> 16)), z1 = oscar_f16_to_f32((oscar_u16)(v1 >> 16));
                     const float z8 = oscar_f16_to_f32((oscar_u16)(v8 >> 16)), z9 = oscar_f16_to_f32((oscar_u16)(v9 >> 16));
+#if WHL
+                    {
+                        const float p0 = s[0][2 * kk][0], p1 = s[0][2 * kk][1], p8 = s[0][2 * kk + 1][0], p9 = s[0][2 * kk + 1][1];
+                        pm[0][g] += p0 * z0 + p1 * z1 + p8 * z8 + p9 * z9;
+                        oscar_h2_split(p0 * s0, p1 * s1, &B0[0][g], &L0[g]);
+                        oscar_h2_split(p8 * s8, p9 * s9, &B1[0][g], &L1[g]);
+                    }
+#else
 #pragma unroll
                     for (int mh = 0; mh < W_MH; mh++) {
                         const float p0 = s[mh][2 * kk][0], p1 = s[mh][2 * kk][1], p8 = s[mh][2 * kk + 1][0], p9 = s[mh][2 * kk + 1][1];
@@ -1527,6 +1584,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                         B0[mh][g] = oscar_h2_part(p0 * s0, p1 * s1, part);
                         B1[mh][g] = oscar_h2_part(p8 * s8, p9 * s9, part);
                     }
+#endif
                 }
 #pragma unroll
                 for (int qd = 0; qd < 4; qd++)
@@ -1537,8 +1595,13 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                         A.y = oscar_w_codes(xa[W_NMT + mt], qd);
                         A.z = oscar_w_codes(xb[mt], qd);
                         A.w = oscar_w_codes(xb[W_NMT + mt], qd);
+#if WHL
+                        oscar_mma_f16(O[0][qd * W_NMT + mt], A, B0[0][qd / W_QPG], B1[0][qd / W_QPG]);
+                        oscar_mma_f16(O[0][qd * W_NMT + mt], A, L0[qd / W_QPG], L1[qd / W_QPG]);
+#else
 #pragma unroll
                         for (int mh = 0; mh < W_MH; mh++) oscar_mma_f16(O[mh][qd * W_NMT + mt], A, B0[mh][qd / W_QPG], B1[mh][qd / W_QPG]);
+#endif
                     }
             }
 #endif
@@ -1550,26 +1613,33 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             if (u < tsu) nr = ns - u * WUB;
             else if (u >= tsu + thu) nr = nw - (u - tsu - thu) * WUB;
             else nr = W_HU;
-            float c[W_MH][4];
+            float c[W_MO][4];
 #pragma unroll
-            for (int mh = 0; mh < W_MH; mh++) c[mh][0] = c[mh][1] = c[mh][2] = c[mh][3] = 0.0f;
+            for (int mh = 0; mh < W_MO; mh++) c[mh][0] = c[mh][1] = c[mh][2] = c[mh][3] = 0.0f;
 #pragma unroll
             for (int ks = 0; ks < D / 16; ks++) {
                 const uint2 kw = *(const uint2 *)(st + lg * WBK + (16 * ks + 4 * lt) * 2);
 #pragma unroll
-                for (int mh = 0; mh < W_MH; mh++) {
+                for (int mh = 0; mh < W_MO; mh++) {
                     const uint4 a = qfb[(mh * (D / 16) + ks) * 32 + lane];
                     oscar_mma_bf16(c[mh], a.x, a.y, a.z, a.w, kw.x, kw.y);
                 }
             }
-            oscar_u32 bp[W_MH];
+            oscar_u32 bp[W_MO];
+#if WHL
+            oscar_u32 bpl; // the lo half of head lg's weights (bp: hi)
+#endif
 #pragma unroll
-            for (int mh = 0; mh < W_MH; mh++) {
+            for (int mh = 0; mh < W_MO; mh++) {
                 float s[1][2];
                 s[0][0] = 2 * lt < nr ? (c[mh][0] + c[mh][2]) * p.scale_log2 : OSCAR_NEG_INF;
                 s[0][1] = 2 * lt + 1 < nr ? (c[mh][1] + c[mh][3]) * p.scale_log2 : OSCAR_NEG_INF;
                 W_SOFTMAX(1, s, mh)
+#if WHL
+                oscar_b2_split(s[0][0], s[0][1], &bp[mh], &bpl);
+#else
                 bp[mh] = oscar_b2_part(s[0][0], s[0][1], part);
+#endif
             }
             // A = V^T: rows = channels (as the INT2 O layout), k = tokens 2 lt, 2 lt + 1 (rows 8-15 empty)
             const oscar_u8 *vb = st + WUB * WBK;
@@ -1610,9 +1680,12 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
                     const oscar_u32 a0 = __byte_perm(w0[e0 >> 1], w1[e0 >> 1], (e0 & 1) ? 0x7632u : 0x5410u);
                     const oscar_u32 a1 = __byte_perm(w0[e1 >> 1], w1[e1 >> 1], (e1 & 1) ? 0x7632u : 0x5410u);
 #pragma unroll
-                    for (int mh = 0; mh < W_MH; mh++) {
+                    for (int mh = 0; mh < W_MO; mh++) {
                         float ct[4] = {0.0f, 0.0f, 0.0f, 0.0f};
                         oscar_mma_bf16(ct, a0, a1, 0u, 0u, bp[mh], 0u);
+#if WHL
+                        oscar_mma_bf16(ct, a0, a1, 0u, 0u, bpl, 0u);
+#endif
                         O[mh][qd * W_NMT + mt][0] += ct[0] * f;
                         O[mh][qd * W_NMT + mt][1] += ct[1] * f;
                         O[mh][qd * W_NMT + mt][2] += ct[2] * f;
@@ -1635,7 +1708,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 
     // ---- merge the warps of the block, write this split's partial result ----
 #pragma unroll
-    for (int mh = 0; mh < W_MH; mh++) {
+    for (int mh = 0; mh < W_MO; mh++) {
         lrun[mh] += __shfl_xor_sync(0xffffffffu, lrun[mh], 1);
         lrun[mh] += __shfl_xor_sync(0xffffffffu, lrun[mh], 2);
 #if OSCAR_INT2
@@ -1649,6 +1722,37 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     __syncthreads(); // every warp is done with its stages: the merge buffer overlays them
     float *wo = (float *)smem;                  // [WNW][G][D]
     float *wml = wo + WNW * G * D;              // [WNW][G][2]
+#if WHL
+    { // O columns 2 lt + e: head 2 lt + e, whose sums lane 4 (2 lt + e) holds
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            const int ho = 2 * lt + e;
+#if OSCAR_INT2
+            float add[NGR];
+#pragma unroll
+            for (int g = 0; g < NGR; g++) add[g] = __shfl_sync(0xffffffffu, pm[0][g], 4 * ho);
+#endif
+            if (ho < G) {
+#pragma unroll
+                for (int jo = 0; jo < W_NO; jo++) {
+                    const int qd = jo / W_NMT, mt = jo % W_NMT, ch = qd * (D / 4) + WBPL * lg + mt;
+                    const float f = qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f;
+#if OSCAR_INT2
+                    const float a = add[qd / W_QPG];
+#else
+                    const float a = 0.0f;
+#endif
+                    wo[(warp * G + ho) * D + ch] = O[0][jo][e] * f + a;
+                    wo[(warp * G + ho) * D + ch + W_NMT] = O[0][jo][2 + e] * f + a;
+                }
+            }
+        }
+        if (lg < G && lt == 0) {
+            wml[(warp * G + lg) * 2] = mrun[0];
+            wml[(warp * G + lg) * 2 + 1] = lrun[0];
+        }
+    }
+#else
 #pragma unroll
     for (int mh = 0; mh < W_MH; mh++) {
         const int ho = 4 * mh + lt; // head of this lane's O columns
@@ -1676,6 +1780,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
             wml[(warp * G + 4 * mh + hl) * 2 + 1] = lrun[mh];
         }
     }
+#endif
     __syncthreads();
 #ifdef OSCAR_WPROF
     if (wpr && tid == 0) wpr[15] = (unsigned long long)(clock64() - wpc0);
