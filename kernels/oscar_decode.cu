@@ -826,7 +826,7 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #define WNB (D / 64)     // K code words per lane and token (score B operand)
 #define W_KSQ (D >= 128 ? D / 128 : 1) // s8 MMA k-steps per quarter (D 256: byte columns 0-31, 32-63)
 #define W_MH ((G + 3) / 4) // head tiles (4 heads each, hi/lo columns)
-// OSCAR_WHL (G 5-8, default on): one head per lane row. Score tiles hold all 8 heads (INT2: tile t =
+// OSCAR_WHL (INT2, G 5-8, default on): one head per lane row. Score tiles hold all 8 heads (INT2: tile t =
 // digits 2t (rows 0-7) and 2t + 1 (rows 8-15) of heads 0-7; BF16: hi rows 0-7, lo rows 8-15), so
 // lane (lg, lt) ends up with head lg's scores for tokens 2 lt, 2 lt + 1 with no shuffle; the P.V's
 // columns are the 8 heads (hi and lo weights in two MMAs into one accumulator), so O takes 32
@@ -834,7 +834,7 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 #ifndef OSCAR_WHL
 #define OSCAR_WHL (G > 4)
 #endif
-#define WHL (OSCAR_WHL && G > 4)
+#define WHL (OSCAR_WHL && G > 4 && OSCAR_INT2) // BF16 caches keep the 4-head tiles (v39: level at G 8, 24% slower at G 16 batch 8)
 #define W_MO (WHL ? 1 : W_MH) // O / softmax sets per lane
 #define W_NMT (WBPL / 2)   // P.V channel tiles per quarter: row lg -> byte column WBPL lg + mt, row lg + 8 -> WBPL lg + W_NMT + mt
 #define W_NO (4 * W_NMT)   // channel tiles: jo = qd * W_NMT + mt
