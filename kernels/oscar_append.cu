@@ -523,9 +523,15 @@ static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &
 #pragma unroll
         for (int j = 0; j < 16; j++) a[j] = w[j] & 0x7fff7fffu, m2 = __vmaxu2(m2, a[j]);
         const oscar_u32 M = oscar__rmax(max(m2 & 0xffffu, m2 >> 16));
-        // the largest key with #{>= key} >= k lies in [lo, hi); first bracket: the top octave
-        int lo = M >= 128u ? (int)M - 128 : 0, hi = (int)M + 1;
-        if (oscar__fcnt(a, (oscar_u32)lo) < k) hi = lo, lo = 0;
+        // the largest key with #{>= key} >= k lies in [lo, hi); first bracket: the 128 keys up to
+        // the maximum (the top octave, 7 steps), else the 128 below them, else everything below
+        int lo = M >= 127u ? (int)M - 127 : 0, hi = (int)M + 1;
+        bool below = oscar__fcnt(a, (oscar_u32)lo) < k;
+        if (below) hi = lo, lo = max(lo - 128, 0);
+        if (__any_sync(0xffffffffu, below)) { // warp-uniform: every lane takes part in the count
+            const bool below2 = oscar__fcnt(a, (oscar_u32)lo) < k;
+            if (below && below2) hi = lo, lo = 0;
+        }
         for (;;) { // warp-uniform trip count (every lane takes part in the shuffles)
             const bool open = hi - lo > 1;
             if (!__any_sync(0xffffffffu, open)) break;
@@ -583,15 +589,24 @@ static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &
         }
     }
     oscar_u32 mine[(3 * FNG + FT - 1) / FT];
+    float gm[FNG], gs[FNG]; // the stored (fp16) min and scale as floats
 #pragma unroll
     for (int g = 0; g < FNG; g++) {
         const float scale = __fdiv_rn(__fsub_rn(gmx[g], gmn[g]), 3.0f);
         const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[g]);
         smw[g] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
-        const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);
+        gs[g] = oscar_f16_to_f32(s16), gm[g] = oscar_f16_to_f32(m16);
+    }
+    // boundary qi = 3 g + (q - 1) of the row is lane qi % FT's, round qi / FT: the lanes of a row
+    // search theirs at once (one inlined search per round, not one per boundary)
 #pragma unroll
-        for (int j = 0; j < 3; j++)
-            if ((3 * g + j) % FT == t) mine[(3 * g + j) / FT] = oscar__bound(m, s, j + 1);
+    for (int i = 0; i < (3 * FNG + FT - 1) / FT; i++) {
+        const int qi = t + FT * i;
+        float m = gm[0], s = gs[0];
+#pragma unroll
+        for (int g = 1; g < FNG; g++)
+            if (qi >= 3 * g) m = gm[g], s = gs[g];
+        mine[i] = qi < 3 * FNG ? oscar__bound(m, s, qi % 3 + 1) : 0u;
     }
 #pragma unroll
     for (int q = 0; q < 3 * FNG; q++) {
@@ -636,6 +651,12 @@ static __device__ __forceinline__ int oscar__ysw(int row, int col) { return row 
 #if OSCAR_INT2
 static __device__ __forceinline__ float4 oscar__ld4(const float *a, bool aligned) {
     return aligned ? *(const float4 *)a : make_float4(a[0], a[1], a[2], a[3]);
+}
+// max(a, b), NaN if either is NaN (fmaxf drops a NaN)
+static __device__ __forceinline__ float oscar__fmaxn(float a, float b) {
+    float d;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
+    return d;
 }
 static __device__ __forceinline__ float oscar__pow2(int e) { return __int_as_float((e + 127) << 23); } // -126 <= e <= 127
 #if !OSCAR_APPEND_WGMMA
@@ -687,40 +708,61 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #endif
     const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;
     const float *xr[2];
-    float up[2], dn[2];
+    float up[2], dn[2], mxs[2];
 #pragma unroll
     for (int h = 0; h < 2; h++) {
         const int src = s_job[r0 + 8 * h].x; // -1 past the launch's last job
         xr[h] = src >= 0 ? X + ((size_t)src * p.Hkv + head) * D : 0;
-        // pass 1: max |x| and the sum of squares over the row (the quad's four lanes); fmaxf skips
-        // NaN and keeps inf, and the sum of squares is NaN exactly when an element is NaN, so the
-        // row is non-finite when mx is inf or ss is NaN (one check per row, not per element)
-        float mx = 0.0f, ss = 0.0f;
+        // pass 1: max |x| over the row (the quad's four lanes), NaN kept (max.NaN): the row is
+        // non-finite exactly when mx is inf or NaN (one check per row, not per element)
+        float mx = 0.0f;
         if (xr[h]) {
 #pragma unroll
             for (int s = 0; s < KS; s++)
 #pragma unroll
                 for (int u = 0; u < 2; u++) {
                     const float4 a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);
-                    mx = fmaxf(mx, fmaxf(fmaxf(fabsf(a.x), fabsf(a.y)), fmaxf(fabsf(a.z), fabsf(a.w))));
-                    ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w;
+                    mx = oscar__fmaxn(mx, oscar__fmaxn(oscar__fmaxn(fabsf(a.x), fabsf(a.y)), oscar__fmaxn(fabsf(a.z), fabsf(a.w))));
                 }
         }
 #pragma unroll
-        for (int o = 1; o < 4; o <<= 1) {
-            mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
-            ss += __shfl_xor_sync(0xffffffffu, ss, o);
-        }
-        if (t == 0 && warp % WPT == 0) {
-            s_ss[r0 + 8 * h] = ss;
-            s_bad[r0 + 8 * h] = isinf(mx) || isnan(ss);
-        }
+        for (int o = 1; o < 4; o <<= 1) mx = oscar__fmaxn(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+        mxs[h] = mx;
         // the CPU's scale: e = max(E - 126, -98), E the biased exponent of max |x| (NaN / inf
         // rows give e = 129: finite scales, and such rows are discarded)
         const int e = max((int)((__float_as_uint(mx) >> 23) & 0xffu) - 126, -98);
         up[h] = oscar__pow2(14 - e);
         dn[h] = oscar__pow2(e - 28);
     }
+    // the sum of squares, for the range check (norm > 32768) only: a finite row with D mx^2 below
+    // 0.9 * 2^30 is inside it whatever the summation order, so ss is summed only where a row of the
+    // warp could be beyond (rare: the whole warp sums, for the shuffles; the loads hit L1)
+    float ssv[2] = {0.0f, 0.0f};
+    if (__any_sync(0xffffffffu, (mxs[0] <= 3.4028235e38f && mxs[0] * mxs[0] * (float)D >= 0.9f * 1073741824.0f) ||
+                                    (mxs[1] <= 3.4028235e38f && mxs[1] * mxs[1] * (float)D >= 0.9f * 1073741824.0f))) {
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            float ss = 0.0f;
+            if (xr[h]) {
+#pragma unroll
+                for (int s = 0; s < KS; s++)
+#pragma unroll
+                    for (int u = 0; u < 2; u++) {
+                        const float4 a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);
+                        ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w;
+                    }
+            }
+#pragma unroll
+            for (int o = 1; o < 4; o <<= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+            ssv[h] = ss;
+        }
+    }
+    if (t == 0 && warp % WPT == 0)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            s_ss[r0 + 8 * h] = ssv[h];
+            s_bad[r0 + 8 * h] = !(mxs[h] <= 3.4028235e38f);
+        }
     // pass 2: A fragments, X = rint(x * 2^(14 - e)) split into 256 Xh + Xl (the loads hit L1).
     // |X| <= 2^14, and x * 2^(14 - e) is exact (or below 2^-126, where X = 0 either way), so one
     // FFMA with 1.5 * 2^23 + 128 rounds like rint and leaves Y = X + 128 in the low 23 bits:
@@ -828,9 +870,15 @@ static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_para
             if (ebits) { // stored as zeros; the host learns of it through oscar_cuda_kv_errors()
                 if (t == 0) atomicOr((unsigned int *)p.err, ebits);
             } else {
+                // oscar__ysw(r, 4 FT i + 4 t) = r D / 2 + 2 (t ^ x % FT) + 2 FT (i ^ x / FT), x = r & 7: one
+                // base per class i % (8 / FT), the rest immediate offsets
+                const int x = r & 7, base = r * (D / 2) + 2 * (t ^ (x % FT));
+                int cb[8 / FT];
+#pragma unroll
+                for (int c = 0; c < 8 / FT; c++) cb[c] = base + 2 * FT * ((c ^ (x / FT)) - c);
 #pragma unroll
                 for (int i = 0; i < 8; i++) {
-                    const uint2 a = *(const uint2 *)&ys[oscar__ysw(r, 4 * FT * i + 4 * t)];
+                    const uint2 a = *(const uint2 *)&ys[cb[i % (8 / FT)] + 2 * FT * i];
                     w[2 * i] = a.x, w[2 * i + 1] = a.y;
                 }
             }

@@ -802,10 +802,10 @@ static int harness_hadamard(harness *hs, oscar_kv_config *cfg, const char *name)
     return 0;
 }
 
-/* a NaN row of one sequence must not touch the others; the flag reports it. hrot: the cache has
-   H rotations (the fast-transform kernels), and prefills with a NaN row and an out-of-range row
-   flushed to pages are checked too */
-static void test_nonfinite(oscar_cuda *cu, int hrot) {
+/* a NaN row of one sequence must not touch the others; the flag reports it. rot 0: no rotations;
+   1: H rotations (the fast-transform kernels); 2: dense ones (H with one element one ulp off: the
+   fixed-point tiles). Prefills with a NaN row and out-of-range rows flushed to pages are checked too */
+static void test_nonfinite(oscar_cuda *cu, int rot) {
     harness hs;
     oscar_kv_config cfg;
     int seqs[3], i, rc, Hkv = 2, d = 64;
@@ -816,7 +816,11 @@ static void test_nonfinite(oscar_cuda *cu, int hrot) {
         hs.gen.out_ch[i] = i * 7;
         hs.gen.out_mul[i] = 5.0f;
     }
-    if (hrot && harness_hadamard(&hs, &cfg, "nonfinite")) return;
+    if (rot && harness_hadamard(&hs, &cfg, "nonfinite")) return;
+    if (rot == 2) {
+        hs.rot.k_rot[1] = nextafterf(hs.rot.k_rot[1], 1.0f);
+        hs.rot.v_rot[1] = nextafterf(hs.rot.v_rot[1], 1.0f);
+    }
     if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
         printf("FAIL nonfinite: init: %s %s\n", hs.cpu.msg, hs.gpu.msg);
         g_fail++;
@@ -849,24 +853,30 @@ static void test_nonfinite(oscar_cuda *cu, int hrot) {
         compare_cache(&hs, seqs[2], "nonfinite");
         compare_attention(&hs, two, 2, 2 * Hkv, "nonfinite", &worst);
     }
-    if (hrot) { /* GPU only: 400-token appends to sequence 1 with a NaN key row, then a V row of norm
-                   > 32768, both flushed to pages; the flag names each, the other sequences keep their bytes */
-        int n = 400, bad;
-        for (bad = 0; bad < 2; bad++) {
+    { /* GPU only: 400-token appends to sequence 1 with a NaN key row, then a V row of norm > 32768,
+         then rows of norm 33,000 (reported) and 32,000 (not: inside the fp16 scales), all flushed to
+         pages (through the kernel of each rotation kind); the flag names each, the other
+         sequences keep their bytes */
+        int n = 400, bad, j;
+        static const char *what[4] = {"NaN", "out-of-range", "norm 33000", "norm 32000"};
+        for (bad = 0; bad < 4; bad++) {
+            float *row = hs.hv + ((size_t)9 * Hkv + 1) * d;
             host_rows(&hs, (size_t)n * Hkv);
             gen_rows(&hs.gen, hs.hk, hs.hv, n);
             if (bad == 0) hs.hk[(size_t)5 * Hkv * d + 3] = NAN;
-            else hs.hv[((size_t)7 * Hkv + 1) * d + 11] = 1e5f;
+            else if (bad == 1) hs.hv[((size_t)7 * Hkv + 1) * d + 11] = 1e5f;
+            else /* an even row (every |x| alike): D max|x|^2 is the norm^2 */
+                for (j = 0; j < d; j++) row[j] = (j & 1 ? -1.0f : 1.0f) * (bad == 2 ? 33000.0f : 32000.0f) / sqrtf((float)d);
             stage(&hs, hs.hk, hs.hv, (size_t)n * Hkv);
             rc = oscar_cuda_kv_append(&hs.gpu, seqs[1], 0, hs.dk, hs.dv, n);
             CHECK(rc == OSCAR_OK, "gpu append: %s", hs.gpu.msg);
             rc = oscar_cuda_kv_errors(&hs.gpu);
-            CHECK(rc == (bad ? OSCAR_ERR_RANGE : OSCAR_ERR_NONFINITE), "the %s row of a prefill is reported (%d: %s)", bad ? "out-of-range" : "NaN", rc, hs.gpu.msg);
+            CHECK(rc == (bad == 0 ? OSCAR_ERR_NONFINITE : bad < 3 ? OSCAR_ERR_RANGE : OSCAR_OK), "the %s row of a prefill is %sreported (%d: %s)", what[bad], bad < 3 ? "" : "not ", rc, hs.gpu.msg);
         }
         compare_cache(&hs, seqs[0], "nonfinite");
         compare_cache(&hs, seqs[2], "nonfinite");
     }
-    printf("ok   %-52s worst err/tol %.3f\n", hrot ? "nonfinite isolation, H rotations" : "nonfinite isolation", worst);
+    printf("ok   %-52s worst err/tol %.3f\n", rot == 1 ? "nonfinite isolation, H rotations" : rot == 2 ? "nonfinite isolation, dense rotations" : "nonfinite isolation", worst);
     harness_free(&hs);
 }
 
@@ -1390,6 +1400,7 @@ static void test_gpu(int quick) {
     for (i = 0; i < n; i++) run_case(&cu, &cases[i]);
     test_nonfinite(&cu, 0);
     test_nonfinite(&cu, 1);
+    test_nonfinite(&cu, 2);
     test_flush_edges(&cu);
     if (!quick) test_wide_batch(&cu);
     if (!quick) test_device_oom(&cu); /* expected API errors: not under compute-sanitizer (--quick) */
