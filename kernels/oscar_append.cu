@@ -438,8 +438,9 @@ static __device__ __forceinline__ oscar_u32 oscar__ik16(oscar_u32 k) { return (k
 static __device__ __forceinline__ float oscar__k16f(oscar_u32 k) { return __uint_as_float(oscar__ik16(k) << 16); }
 // the smallest BF16 value whose code is >= q (1..3), as bits; NaN (nothing reaches it) when the
 // scale is 0. Codes are monotone in the value, -inf has code 0 and +inf code 3: from the estimate
-// m + (q - 1/2) s, a galloping search brackets the first key with code >= q, then bisection (two
-// evaluations on average; near 0, where BF16 values are dense, up to ~16).
+// m + (q - 1/2) s: the estimate's key k and its neighbours are evaluated at once, and the boundary
+// is k or k + 1 in the common case; else a galloping search brackets the first key with code >= q,
+// then bisection (near 0, where BF16 values are dense, up to ~16 evaluations).
 static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
     if (s == 0.0f) return 0x7fc0u;
     const int kmin = 0x007f, kmax = 0xff80; // -inf, +inf
@@ -450,7 +451,13 @@ static __device__ oscar_u32 oscar__bound(float m, float s, int q) {
     if (fabsf(x0) < 4.0f * w) x0 = oscar__code(0.0f, m, s) >= q ? -w : w;
     int k = (int)oscar__ok16(oscar_f32_to_bf16(x0)), lo, hi, st = 1;
     k = min(max(k, kmin), kmax);
-    if (oscar__code(oscar__k16f((oscar_u32)k), m, s) >= q) {
+    // the common case, without branches: the boundary is k or k + 1 (codes are monotone in the key)
+    const int c0 = oscar__code(oscar__k16f((oscar_u32)k), m, s);
+    const int cm = oscar__code(oscar__k16f((oscar_u32)max(k - 1, kmin)), m, s);
+    const int cp = oscar__code(oscar__k16f((oscar_u32)min(k + 1, kmax)), m, s);
+    if (c0 >= q && (k == kmin || cm < q)) return oscar__ik16((oscar_u32)k);
+    if (c0 < q && k < kmax && cp >= q) return oscar__ik16((oscar_u32)(k + 1));
+    if (c0 >= q) {
         hi = k, lo = k - 1;
         while (lo > kmin && oscar__code(oscar__k16f((oscar_u32)lo), m, s) >= q) hi = lo, st *= 2, lo = max(hi - st, kmin);
     } else {
@@ -523,24 +530,37 @@ static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &
 #pragma unroll
         for (int j = 0; j < 16; j++) a[j] = w[j] & 0x7fff7fffu, m2 = __vmaxu2(m2, a[j]);
         const oscar_u32 M = oscar__rmax(max(m2 & 0xffffu, m2 >> 16));
-        // the largest key with #{>= key} >= k lies in [lo, hi); first bracket: the 128 keys up to
-        // the maximum (the top octave, 7 steps), else the 128 below them, else everything below
-        int lo = M >= 127u ? (int)M - 127 : 0, hi = (int)M + 1;
-        bool below = oscar__fcnt(a, (oscar_u32)lo) < k;
-        if (below) hi = lo, lo = max(lo - 128, 0);
+        // the largest key with #{>= key} >= k: first bracket the 128 keys from M - 127 up to the
+        // maximum M (the top octave), else the 128 below them; in either, seven halvings with
+        // steps fixed at compile time (count(>= lo) >= k holds throughout). Rows below both (the
+        // warp takes the search over [0, M - 255) then) are rare.
+        int lo = M >= 127u ? (int)M - 127 : 0;
+        const bool below = oscar__fcnt(a, (oscar_u32)lo) < k;
+        bool far = false;
+        if (below) lo = max(lo - 128, 0);
         if (__any_sync(0xffffffffu, below)) { // warp-uniform: every lane takes part in the count
-            const bool below2 = oscar__fcnt(a, (oscar_u32)lo) < k;
-            if (below && below2) hi = lo, lo = 0;
-        }
-        for (;;) { // warp-uniform trip count (every lane takes part in the shuffles)
-            const bool open = hi - lo > 1;
-            if (!__any_sync(0xffffffffu, open)) break;
-            const int mid = open ? (lo + hi) >> 1 : lo;
-            const bool ge = oscar__fcnt(a, (oscar_u32)mid) >= k;
-            if (open) {
-                if (ge) lo = mid;
-                else hi = mid;
+            const bool lo_below = oscar__fcnt(a, (oscar_u32)lo) < k; // (not under the && : the count shuffles)
+            far = below && lo_below;
+            if (__any_sync(0xffffffffu, far)) {
+                int l2 = 0, h2 = lo;
+                for (;;) {
+                    const bool open = far && h2 - l2 > 1;
+                    if (!__any_sync(0xffffffffu, open)) break;
+                    const int mid = open ? (l2 + h2) >> 1 : l2;
+                    const bool ge = oscar__fcnt(a, (oscar_u32)mid) >= k;
+                    if (open) {
+                        if (ge) l2 = mid;
+                        else h2 = mid;
+                    }
+                }
+                if (far) lo = l2;
             }
+        }
+#pragma unroll
+        for (int h = 64; h >= 1; h >>= 1) {
+            const int mid = lo + h;
+            const bool ge = oscar__fcnt(a, (oscar_u32)mid) >= k; // every lane counts (shuffles)
+            if (ge && !far) lo = mid;
         }
         if (lo) {
             const oscar_u32 T2 = (oscar_u32)lo * 0x10001u;
