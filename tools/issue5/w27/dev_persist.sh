@@ -15,5 +15,5 @@ for rep in 1 2; do
     timeout 120 ./build/bench_gpu --mode write --iters 3 > "$O/write_$rep.log" 2>&1
     grep -h "^copy\|dense rotations\|pages of the two" "$O/write_$rep.log" | sed 's/131072 tokens x 8 KV heads x d 128 (K and V, fp32 in), //; s/1150.4 MB read+written, //; s/; host.*//'
 done
-timeout 250 ./build/test_cuda --gpu --persist 1 > "$O/full.log" 2>&1; echo "full (persist 1): rc=$? $(grep -c '^ok' "$O/full.log") ok, $(grep -c FAIL "$O/full.log") FAIL"; grep -m 5 FAIL "$O/full.log"
+timeout 300 ./build/test_cuda --gpu --persist 1 > "$O/full.log" 2>&1; echo "full (persist 1): rc=$? $(grep -c '^ok' "$O/full.log") ok, $(grep -c FAIL "$O/full.log") FAIL"; grep -m 5 FAIL "$O/full.log"
 true
