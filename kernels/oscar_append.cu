@@ -714,6 +714,16 @@ static __device__ __forceinline__ void oscar__wgmma(int (&c)[CNT][4], const osca
 // (built by the host from oscar_rotation_q14), read through L1: the blocks of one (head, K|V) are
 // adjacent in the grid and share them there (5% faster at d 128 than a copy to shared memory per
 // tile, kernels/NOTES.md w21).
+// f(a) over the quad's float4s of a flush tile's input row xr (none for a row past the launch's last
+// job), lane t of the quad, in the order pass 2 reads them
+template <bool A16, class F>
+static __device__ __forceinline__ void oscar__row_fold(const float *xr, int t, F f) {
+    if (xr)
+#pragma unroll
+        for (int s = 0; s < KS; s++)
+#pragma unroll
+            for (int u = 0; u < 2; u++) f(oscar__ld4(xr + 32 * s + 16 * u + 4 * t, A16));
+}
 template <bool A16> // 16-byte aligned input rows (else one float at a time)
 static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,
                                                             oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
@@ -736,15 +746,9 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
         // pass 1: max |x| over the row (the quad's four lanes), NaN kept (max.NaN): the row is
         // non-finite exactly when mx is inf or NaN (one check per row, not per element)
         float mx = 0.0f;
-        if (xr[h]) {
-#pragma unroll
-            for (int s = 0; s < KS; s++)
-#pragma unroll
-                for (int u = 0; u < 2; u++) {
-                    const float4 a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);
-                    mx = oscar__fmaxn(mx, oscar__fmaxn(oscar__fmaxn(fabsf(a.x), fabsf(a.y)), oscar__fmaxn(fabsf(a.z), fabsf(a.w))));
-                }
-        }
+        oscar__row_fold<A16>(xr[h], t, [&](const float4 &a) {
+            mx = oscar__fmaxn(mx, oscar__fmaxn(oscar__fmaxn(fabsf(a.x), fabsf(a.y)), oscar__fmaxn(fabsf(a.z), fabsf(a.w))));
+        });
 #pragma unroll
         for (int o = 1; o < 4; o <<= 1) mx = oscar__fmaxn(mx, __shfl_xor_sync(0xffffffffu, mx, o));
         mxs[h] = mx;
@@ -763,15 +767,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #pragma unroll
         for (int h = 0; h < 2; h++) {
             float ss = 0.0f;
-            if (xr[h]) {
-#pragma unroll
-                for (int s = 0; s < KS; s++)
-#pragma unroll
-                    for (int u = 0; u < 2; u++) {
-                        const float4 a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);
-                        ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w;
-                    }
-            }
+            oscar__row_fold<A16>(xr[h], t, [&](const float4 &a) { ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w; });
 #pragma unroll
             for (int o = 1; o < 4; o <<= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
             ssv[h] = ss;

@@ -1722,30 +1722,33 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     __syncthreads(); // every warp is done with its stages: the merge buffer overlays them
     float *wo = (float *)smem;                  // [WNW][G][D]
     float *wml = wo + WNW * G * D;              // [WNW][G][2]
+    // channel tile jo of head ho (two values: columns ch and ch + W_NMT) into wo, scaled by its
+    // quarter's digit weight, plus the head's INT2 group term of that quarter
+    auto put_o = [&](int ho, int jo, float v0, float v1, const float *add) {
+        const int qd = jo / W_NMT, mt = jo % W_NMT, ch = qd * (D / 4) + WBPL * lg + mt;
+        const float f = qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f;
+#if OSCAR_INT2
+        const float a = add[qd / W_QPG];
+#else
+        const float a = 0.0f;
+        (void)add;
+#endif
+        wo[(warp * G + ho) * D + ch] = v0 * f + a;
+        wo[(warp * G + ho) * D + ch + W_NMT] = v1 * f + a;
+    };
+    float add[OSCAR_INT2 ? NGR : 1] = {0.0f};
 #if WHL
     { // O columns 2 lt + e: head 2 lt + e, whose sums lane 4 (2 lt + e) holds
 #pragma unroll
         for (int e = 0; e < 2; e++) {
             const int ho = 2 * lt + e;
 #if OSCAR_INT2
-            float add[NGR];
 #pragma unroll
             for (int g = 0; g < NGR; g++) add[g] = __shfl_sync(0xffffffffu, pm[0][g], 4 * ho);
 #endif
-            if (ho < G) {
+            if (ho < G)
 #pragma unroll
-                for (int jo = 0; jo < W_NO; jo++) {
-                    const int qd = jo / W_NMT, mt = jo % W_NMT, ch = qd * (D / 4) + WBPL * lg + mt;
-                    const float f = qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f;
-#if OSCAR_INT2
-                    const float a = add[qd / W_QPG];
-#else
-                    const float a = 0.0f;
-#endif
-                    wo[(warp * G + ho) * D + ch] = O[0][jo][e] * f + a;
-                    wo[(warp * G + ho) * D + ch + W_NMT] = O[0][jo][2 + e] * f + a;
-                }
-            }
+                for (int jo = 0; jo < W_NO; jo++) put_o(ho, jo, O[0][jo][e], O[0][jo][2 + e], add);
         }
         if (lg < G && lt == 0) {
             wml[(warp * G + lg) * 2] = mrun[0];
@@ -1757,24 +1760,12 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     for (int mh = 0; mh < W_MH; mh++) {
         const int ho = 4 * mh + lt; // head of this lane's O columns
 #if OSCAR_INT2
-        float add[NGR];
 #pragma unroll
         for (int g = 0; g < NGR; g++) add[g] = __shfl_sync(0xffffffffu, pm[mh][g], 8 * lt);
 #endif
-        if (ho < G) {
+        if (ho < G)
 #pragma unroll
-            for (int jo = 0; jo < W_NO; jo++) {
-                const int qd = jo / W_NMT, mt = jo % W_NMT, ch = qd * (D / 4) + WBPL * lg + mt;
-                const float f = qd == 0 ? 1.0f : qd == 1 ? 0.25f : qd == 2 ? 0.0625f : 0.015625f;
-#if OSCAR_INT2
-                const float a = add[qd / W_QPG];
-#else
-                const float a = 0.0f;
-#endif
-                wo[(warp * G + ho) * D + ch] = (O[mh][jo][0] + O[mh][jo][1]) * f + a;
-                wo[(warp * G + ho) * D + ch + W_NMT] = (O[mh][jo][2] + O[mh][jo][3]) * f + a;
-            }
-        }
+            for (int jo = 0; jo < W_NO; jo++) put_o(ho, jo, O[mh][jo][0] + O[mh][jo][1], O[mh][jo][2] + O[mh][jo][3], add);
         if (4 * mh + hl < G && lt == 0 && part == 0) {
             wml[(warp * G + 4 * mh + hl) * 2] = mrun[mh];
             wml[(warp * G + 4 * mh + hl) * 2 + 1] = lrun[mh];
