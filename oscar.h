@@ -80,7 +80,7 @@
      BF16 mode:  [K: P][d] bf16 [V: P][d] bf16.
      Window slot of position t >= S0 is (t - S0) % (W + P). P must divide W.
 
-   CENTERED ROWS (cfg.center; an extension of the SPEC, CPU cache only for now)
+   CENTERED ROWS (cfg.center; an extension of the SPEC; center 1 on the CPU and GPU caches, center 2 CPU only)
      With rotations that carry calibration means (k_mean / v_mean: `oscar calibrate` and
      `oscar fit` store them as layers.{i}.k.mean / v.mean), every K and V row is stored as
      (x - mean) . R: sink, window and history alike. Attention is unchanged in exact arithmetic
@@ -410,8 +410,9 @@ typedef struct oscar_kv_config {
                           calibration mean (sink, window and history alike), so that the INT2 groups see
                           the row's spread instead of a per-channel offset; attention is unchanged in
                           exact arithmetic (a shift shared by all keys cancels in the softmax, and the V
-                          mean is added back to the output). An extension of the SPEC's cache.
-                          OSCAR_CENTER_ROPE (2; rotations with k_rope_mean and v_mean): K rows are stored
+                          mean is added back to the output). An extension of the SPEC's cache (the GPU
+                          cache has it too). OSCAR_CENTER_ROPE (2; rotations with k_rope_mean and
+                          v_mean; CPU cache only): K rows are stored
                           less RoPE(pos) applied to the file's pre-RoPE K mean, so the position-dependent
                           part of the keys' offset goes too (see CENTERED ROWS); needs the cache's token
                           index to be the RoPE position (sequences start at position 0). */

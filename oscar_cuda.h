@@ -118,6 +118,11 @@
                     counts) instead of waiting for the whole decode grid; -DOSCAR_MPOLL=0: never.
                     Specialised by -D for d, group, G, page tile; each specialisation is compiled
                     once per context (about a second) and kept.
+   CENTERED ROWS (oscar_kv_config.center 1) run on the GPU as on the CPU: the append module built with
+     -DOSCAR_CENTER=1 (oscar_cuda_variant.center; the other caches keep their modules) subtracts the
+     layer's K / V mean from each input row (one fp32 subtract) before anything else, so the pages
+     are the CPU's bytes; the merge adds the V mean (through R_v with absorb_v) to the outputs.
+     center 2 (K centered before RoPE) and the gain encoder (k_gain / v_gain) are refused by name.
 
    ERRORS
      Every function returns an oscar_result. Detail (which library was tried, the driver's error
@@ -338,6 +343,7 @@ typedef enum oscar_cuda_program {
 typedef struct oscar_cuda_variant {
     int head_dim, group_size, gqa, int2, page_size;
     int hsplit; /* decode: blocks take one of hsplit groups of gqa query heads per KV head (0 or 1: none) */
+    int center; /* append: 1 = the input rows less the cache's means (oscar_kv_config.center 1) */
 } oscar_cuda_variant;
 
 /* compile (without loading) one specialisation for arch (0: cu->arch) as CUBIN, or PTX when
@@ -368,6 +374,9 @@ typedef struct oscar_cuda_kv {
     oscar_cu_ptr krot, vrot, vrot_t; /* [L][rot_heads][d][d] fp32 (vrot_t: R_v transposed) or 0 */
     oscar_cu_ptr kfrag, vfrag;       /* dense rotations for the write path: [L][rot_heads] d*d*2 bytes of
                                         int8 MMA B fragments of oscar_rotation_q14 (oscar_append), or 0 */
+    oscar_cu_ptr kmean, vmean, vmo;  /* cfg.center 1: [L][Hkv][d] fp32, the means rows are stored less (kmean,
+                                        vmean) and the V mean added back to the outputs (vmo: vmean, through
+                                        R_v where cfg.absorb_v), as the CPU cache; else 0 */
     float *h_kbal;                   /* cfg.k_balance, during init: host [2][L][rot_heads][d][d], the rows'
                                         matrix A (-> kfrag) then the queries' B (-> krot), oscar_balance_matrices */
     oscar_cu_ptr jobs; size_t jobs_cap;  /* device scratch: append jobs */
@@ -825,6 +834,8 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 krot, vrot;  // const float [L][rot_heads][D][D] or 0\n",
     "    oscar_u64 err;         // u32 sticky error bits\n",
     "    oscar_u64 bt;          // const int [max_seqs][max_pages] block tables (page of a flushed position)\n",
+    "    oscar_u64 kmean, vmean; // const float [L][Hkv][D] subtracted from the input rows before anything else\n",
+    "                           //   (oscar_kv_config.center 1, as the CPU cache), or 0\n",
     "    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;\n",
     "    int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)\n",
     "    float k_clip, v_clip;  // <= 0: no clip\n",
@@ -852,6 +863,8 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 rot;         // const float [L][rot_heads][D][D] (for the merge: R_v transposed) or 0\n",
     "    oscar_u64 part_o, part_ml;\n",
     "    oscar_u64 counts;      // the merge: int [B][Hkv * hsplit] splits done (oscar_decode_w), or 0: wait for the whole grid\n",
+    "    oscar_u64 vmo;         // the merge: const float [L][Hkv][D] added to the outputs (the V mean the rows were\n",
+    "                           //   stored without, oscar_kv_config.center 1), or 0\n",
     "    int layer, Hq, gqa, rot_heads, n_splits;\n",
     "    int hsplit;            // >= 1: the decode ran hsplit groups of gqa / hsplit query heads per KV head\n",
     "};\n",
@@ -971,6 +984,9 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "\n",
     "#if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)\n",
     "#error \"unsupported head dim / group size\"\n",
+    "#endif\n",
+    "#ifndef OSCAR_CENTER\n",
+    "#define OSCAR_CENTER 0 // 1: the input rows less the cache's means (kmean / vmean), before anything else (cfg.center 1)\n",
     "#endif\n",
     "#ifndef OSCAR_APPEND_NR\n",
     "#define OSCAR_APPEND_NR 1 // rows a warp quantises at once (independent chains for the clip and codec)\n",
@@ -1601,6 +1617,16 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "static __device__ __forceinline__ float4 oscar__ld4(const float *a, bool aligned) {\n",
     "    return aligned \? *(const float4 *)a : make_float4(a[0], a[1], a[2], a[3]);\n",
     "}\n",
+    "// input elements o .. o + 3 of a row, less the row mean mu in modules built for cfg.center 1 (one fp32\n",
+    "// subtract each, as the CPU cache; mu: a 16-byte aligned [D] of the means buffer)\n",
+    "static __device__ __forceinline__ float4 oscar__ld4c(const float *x, const float *mu, int o, bool aligned) {\n",
+    "    float4 a = oscar__ld4(x + o, aligned);\n",
+    "    if (OSCAR_CENTER) {\n",
+    "        const float4 m = __ldg((const float4 *)(mu + o));\n",
+    "        a = make_float4(__fsub_rn(a.x, m.x), __fsub_rn(a.y, m.y), __fsub_rn(a.z, m.z), __fsub_rn(a.w, m.w));\n",
+    "    }\n",
+    "    return a;\n",
+    "}\n",
     "// max(a, b), NaN if either is NaN (fmaxf drops a NaN)\n",
     "static __device__ __forceinline__ float oscar__fmaxn(float a, float b) {\n",
     "    float d;\n",
@@ -1646,15 +1672,15 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// f(a) over the quad's float4s of a flush tile's input row xr (none for a row past the launch's last\n",
     "// job), lane t of the quad, in the order pass 2 reads them\n",
     "template <bool A16, class F>\n",
-    "static __device__ __forceinline__ void oscar__row_fold(const float *xr, int t, F f) {\n",
+    "static __device__ __forceinline__ void oscar__row_fold(const float *xr, const float *mu, int t, F f) {\n",
     "    if (xr)\n",
     "#pragma unroll\n",
     "        for (int s = 0; s < KS; s++)\n",
     "#pragma unroll\n",
-    "            for (int u = 0; u < 2; u++) f(oscar__ld4(xr + 32 * s + 16 * u + 4 * t, A16));\n",
+    "            for (int u = 0; u < 2; u++) f(oscar__ld4c(xr, mu, 32 * s + 16 * u + 4 * t, A16));\n",
     "}\n",
     "template <bool A16> // 16-byte aligned input rows (else one float at a time)\n",
-    "static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,\n",
+    "static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,\n",
     "                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {\n",
     "    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;\n",
     "#if OSCAR_APPEND_WGMMA\n",
@@ -1675,7 +1701,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        // pass 1: max |x| over the row (the quad's four lanes), NaN kept (max.NaN): the row is\n",
     "        // non-finite exactly when mx is inf or NaN (one check per row, not per element)\n",
     "        float mx = 0.0f;\n",
-    "        oscar__row_fold<A16>(xr[h], t, [&](const float4 &a) {\n",
+    "        oscar__row_fold<A16>(xr[h], mu, t, [&](const float4 &a) {\n",
     "            mx = oscar__fmaxn(mx, oscar__fmaxn(oscar__fmaxn(fabsf(a.x), fabsf(a.y)), oscar__fmaxn(fabsf(a.z), fabsf(a.w))));\n",
     "        });\n",
     "#pragma unroll\n",
@@ -1696,7 +1722,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#pragma unroll\n",
     "        for (int h = 0; h < 2; h++) {\n",
     "            float ss = 0.0f;\n",
-    "            oscar__row_fold<A16>(xr[h], t, [&](const float4 &a) { ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w; });\n",
+    "            oscar__row_fold<A16>(xr[h], mu, t, [&](const float4 &a) { ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w; });\n",
     "#pragma unroll\n",
     "            for (int o = 1; o < 4; o <<= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);\n",
     "            ssv[h] = ss;\n",
@@ -1719,7 +1745,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        for (int i = 0; i < 4; i++) {\n",
     "            const int h = i & 1, u = i >> 1;\n",
     "            float4 a = make_float4(0.0f, 0.0f, 0.0f, 0.0f);\n",
-    "            if (xr[h]) a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);\n",
+    "            if (xr[h]) a = oscar__ld4c(xr[h], mu, 32 * s + 16 * u + 4 * t, A16);\n",
     "            const float M = 12583040.0f; // 1.5 * 2^23 + 128\n",
     "            const oscar_u32 b0 = __float_as_uint(__fmaf_rn(a.x, up[h], M)), b1 = __float_as_uint(__fmaf_rn(a.y, up[h], M));\n",
     "            const oscar_u32 b2 = __float_as_uint(__fmaf_rn(a.z, up[h], M)), b3 = __float_as_uint(__fmaf_rn(a.w, up[h], M));\n",
@@ -1785,10 +1811,10 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            }\n",
     "    }\n",
     "}\n",
-    "static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,\n",
+    "static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,\n",
     "                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {\n",
-    "    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
-    "    else oscar__rotate_tile_t<false>(p, X, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
+    "    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
+    "    else oscar__rotate_tile_t<false>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
     "}\n",
     "#endif\n",
     "\n",
@@ -1849,6 +1875,8 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
     "    const long long job0 = (long long)blockIdx.x * TR;\n",
     "    const float *X = (const float *)(isv \? p.v : p.k);\n",
+    "    // cfg.center 1: this (layer, head)'s mean, subtracted from the input rows before anything else (0: none)\n",
+    "    const float *MU = OSCAR_CENTER \? (const float *)(isv \? p.vmean : p.kmean) + ((size_t)p.layer * p.Hkv + head) * D : (const float *)0;\n",
     "#if OSCAR_INT2\n",
     "    // the B fragments of the layer's (head's) fixed-point rotation, D * D * 2 bytes (H caches: the\n",
     "    // fp32 matrices, only tested for presence)\n",
@@ -1868,7 +1896,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        }\n",
     "        tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all\n",
     "        if (tiled) {\n",
-    "            oscar__rotate_tile(p, X, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);\n",
+    "            oscar__rotate_tile(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);\n",
     "            __syncthreads();\n",
     "        }\n",
     "#if OSCAR_APPEND_PROF == 2\n",
@@ -1915,7 +1943,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "                const float *row = X + ((size_t)src * p.Hkv + head) * D;\n",
     "#pragma unroll\n",
     "                for (int jj = 0; jj < NC; jj++) {\n",
-    "                    const float v = row[lane + 32 * jj];\n",
+    "                    const float v = OSCAR_CENTER \? __fsub_rn(row[lane + 32 * jj], MU[lane + 32 * jj]) : row[lane + 32 * jj];\n",
     "                    x[jj] = v;\n",
     "                    if (!isfinite(v)) bad = 1;\n",
     "                    ss += v * v;\n",
@@ -2022,6 +2050,14 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        float4 v4[8];\n",
     "#pragma unroll\n",
     "        for (int i = 0; i < 8; i++) v4[i] = row[FT * i];\n",
+    "        if (OSCAR_CENTER) { // cfg.center 1: the row's mean, subtracted first\n",
+    "            const float4 *m4 = (const float4 *)((const float *)(isv \? p.vmean : p.kmean) + ((size_t)p.layer * p.Hkv + head) * D) + t;\n",
+    "#pragma unroll\n",
+    "            for (int i = 0; i < 8; i++) {\n",
+    "                const float4 m = __ldg(m4 + FT * i);\n",
+    "                v4[i] = make_float4(__fsub_rn(v4[i].x, m.x), __fsub_rn(v4[i].y, m.y), __fsub_rn(v4[i].z, m.z), __fsub_rn(v4[i].w, m.w));\n",
+    "            }\n",
+    "        }\n",
     "#pragma unroll\n",
     "        for (int i = 0; i < 8; i++) {\n",
     "            x[i][0] = v4[i].x, x[i][1] = v4[i].y, x[i][2] = v4[i].z, x[i][3] = v4[i].w;\n",
@@ -4118,19 +4154,22 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "                if (w > 0.0f) o[hh] += w * v[hh][k];\n",
     "            }\n",
     "    }\n",
-    "    // sum over the slices; normalise; un-rotate\n",
+    "    // sum over the slices; normalise; un-rotate; the V mean back (cfg.center 1: the rows were stored\n",
+    "    // less it, the weights sum to 1; one fp32 add as the CPU cache)\n",
+    "    const float *vmo = p.vmo \? (const float *)p.vmo + ((size_t)p.layer * (p.Hq / p.gqa) + h0 / p.gqa) * D : (const float *)0;\n",
+    "    auto put = [&](int i, float y) { ((float *)p.y)[hb0 * D + i] = vmo \? y + vmo[(size_t)((h0 + i / D) / p.gqa - h0 / p.gqa) * D + i % D] : y; };\n",
     "    oscar_slices_put<NH>(red, o, c, sl, nsl, D);\n",
     "    for (int i = tid; i < NH * D; i += nt) {\n",
     "        const float t = oscar_slice_total(red, i / D, i % D, nsl, D), L = hl[i / D];\n",
     "        if (RT) os[i] = L > 0.0f \? t / L : 0.0f;\n",
-    "        else ((float *)p.y)[hb0 * D + i] = L > 0.0f \? t / L : 0.0f;\n",
+    "        else put(i, L > 0.0f \? t / L : 0.0f);\n",
     "    }\n",
     "    if (RT) {\n",
     "        __syncthreads(); // os is complete and every read of red above is done\n",
     "        float acc[NH];\n",
     "        oscar_rot_slice<NH>(acc, r, RT, os, c, i0, rps);\n",
     "        oscar_slices_put<NH>(red, acc, c, sl, nsl, D);\n",
-    "        for (int i = tid; i < NH * D; i += nt) ((float *)p.y)[hb0 * D + i] = oscar_slice_total(red, i / D, i % D, nsl, D);\n",
+    "        for (int i = tid; i < NH * D; i += nt) put(i, oscar_slice_total(red, i / D, i % D, nsl, D));\n",
     "    }\n",
     "    OSCAR_TSTAMP(oscar_mprof, 4096, 2);\n",
     "}\n",
@@ -4368,6 +4407,7 @@ static int oscar__variant_options(int program, const oscar_cuda_variant *v, char
         snprintf(buf[n], 48, "-DOSCAR_P=%d", P), n++;
         if (v->hsplit > 1) snprintf(buf[n], 48, "-DOSCAR_HSPLIT=%d", v->hsplit), n++;
     }
+    if (program == OSCAR_CUDA_PROG_APPEND && v->center) snprintf(buf[n], 48, "-DOSCAR_CENTER=1"), n++;
     for (int i = 0; i < n; i++) opts[i] = buf[i];
     if (program == OSCAR_CUDA_PROG_APPEND) opts[n++] = "--fmad=false";
     return n;
@@ -4525,7 +4565,7 @@ static int oscar__get_module(oscar_cuda *cu, int program, const oscar_cuda_varia
 
 /* host copies of the kernel parameter blocks (kernels/oscar_common.cuh) */
 typedef struct oscar__append_params {
-    uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt;
+    uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt, kmean, vmean;
     int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
     int32_t wht;
     float k_clip, v_clip;
@@ -4540,7 +4580,7 @@ typedef struct oscar__attn_params {
 } oscar__attn_params;
 
 typedef struct oscar__rot_params {
-    uint64_t x, y, rot, part_o, part_ml, counts;
+    uint64_t x, y, rot, part_o, part_ml, counts, vmo;
     int32_t layer, Hq, gqa, rot_heads, n_splits;
     int32_t hsplit;
 } oscar__rot_params;
@@ -4569,6 +4609,9 @@ OSCAR_API void oscar_cuda_kv_free(oscar_cuda_kv *kv) {
         if (kv->krot) cu->drv.cuMemFree(kv->krot);
         if (kv->vrot) cu->drv.cuMemFree(kv->vrot);
         if (kv->vrot_t) cu->drv.cuMemFree(kv->vrot_t);
+        if (kv->kmean) cu->drv.cuMemFree(kv->kmean);
+        if (kv->vmean) cu->drv.cuMemFree(kv->vmean);
+        if (kv->vmo) cu->drv.cuMemFree(kv->vmo);
         if (kv->kfrag) cu->drv.cuMemFree(kv->kfrag);
         if (kv->vfrag) cu->drv.cuMemFree(kv->vfrag);
         if (kv->jobs) cu->drv.cuMemFree(kv->jobs);
@@ -4673,6 +4716,41 @@ static int oscar__kv_upload_frag(oscar_cuda_kv *kv, oscar_cu_ptr *dst, const flo
     return rc;
 }
 
+/* cfg.center 1: the K and V means ([L][Hkv][d], checked finite and shaped by oscar_kv_config_resolve's
+   rules here again) and the V mean the outputs get back, computed as the CPU cache does */
+static int oscar__kv_upload_means(oscar_cuda_kv *kv, const oscar_rotations *ro) {
+    const size_t d = (size_t)kv->d, nm = (size_t)kv->L * kv->Hkv * d;
+    float *vo;
+    size_t l, h;
+    int rc = OSCAR_OK;
+    if (ro->n_kv_heads != kv->Hkv || !ro->k_mean || !ro->v_mean) {
+        snprintf(kv->msg, sizeof kv->msg, "center: the rotations' means are for %d KV heads, the cache has %d", ro->n_kv_heads, kv->Hkv);
+        return OSCAR_ERR_SHAPE;
+    }
+    for (l = 0; l < nm; l++)
+        if (!isfinite(ro->k_mean[l]) || !isfinite(ro->v_mean[l])) {
+            snprintf(kv->msg, sizeof kv->msg, "center: NaN or Inf in the rotations' means");
+            return OSCAR_ERR_NONFINITE;
+        }
+    vo = (float *)OSCAR_CUDA_MALLOC(nm * sizeof(float));
+    if (!vo) return OSCAR_ERR_NOMEM;
+    for (l = 0; l < (size_t)kv->L; l++)
+        for (h = 0; h < (size_t)kv->Hkv; h++) {
+            const size_t at = (l * kv->Hkv + h) * d;
+            const float *Rv = ro->v_rot + (l * kv->rot_heads + (kv->rot_heads > 1 ? h : 0)) * d * d;
+            if (kv->absorb_v) oscar_rotate_rows(vo + at, ro->v_mean + at, Rv, 1, (int)d, 0);
+            else memcpy(vo + at, ro->v_mean + at, d * sizeof(float));
+        }
+    if ((rc = oscar__kv_alloc(kv, &kv->kmean, nm * sizeof(float))) == OSCAR_OK && (rc = oscar__kv_alloc(kv, &kv->vmean, nm * sizeof(float))) == OSCAR_OK &&
+        (rc = oscar__kv_alloc(kv, &kv->vmo, nm * sizeof(float))) == OSCAR_OK) {
+        if ((rc = oscar_cuda_upload(kv->cu, kv->kmean, ro->k_mean, nm * sizeof(float))) == OSCAR_OK && (rc = oscar_cuda_upload(kv->cu, kv->vmean, ro->v_mean, nm * sizeof(float))) == OSCAR_OK)
+            rc = oscar_cuda_upload(kv->cu, kv->vmo, vo, nm * sizeof(float));
+        if (rc) oscar__kv_fail(kv, rc);
+    }
+    OSCAR_CUDA_FREE(vo);
+    return rc;
+}
+
 static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     oscar_cuda *cu = kv->cu;
     oscar_cuda_variant v;
@@ -4709,6 +4787,7 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
         if ((rc = oscar__kv_upload_rot(kv, &kv->krot, kv->h_kbal ? kv->h_kbal + (size_t)kv->L * kv->rot_heads * kv->d * kv->d : ro->k_rot, 0))) return rc;
         if ((rc = oscar__kv_upload_rot(kv, &kv->vrot, ro->v_rot, 0))) return rc;
         if ((rc = oscar__kv_upload_rot(kv, &kv->vrot_t, ro->v_rot, 1))) return rc;
+        if (kv->cfg.center && (rc = oscar__kv_upload_means(kv, ro))) return rc;
     }
     memset(&v, 0, sizeof v);
     v.head_dim = kv->d;
@@ -4716,6 +4795,7 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     v.gqa = 1;
     v.int2 = kv->int2;
     v.page_size = kv->P;
+    v.center = kv->cfg.center == OSCAR_CENTER_MEAN; /* its own module: the other caches' kernels stay as they were */
     rc = oscar__get_module(cu, OSCAR_CUDA_PROG_APPEND, &v, &kv->mod_append);
     if (rc) return oscar__kv_fail(kv, rc);
     {
@@ -4779,8 +4859,8 @@ OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_
         snprintf(kv->msg, sizeof kv->msg, "the GPU cache has one group size for K and V (v_group_size %d != group_size %d is CPU-only)", c.v_group_size, c.group_size);
         return OSCAR_ERR_INVALID_ARG;
     }
-    if (c.center) {
-        snprintf(kv->msg, sizeof kv->msg, "the GPU cache does not center rows yet (oscar_kv_config.center is CPU-only)");
+    if (c.center == OSCAR_CENTER_ROPE) {
+        snprintf(kv->msg, sizeof kv->msg, "the GPU cache does not center K before RoPE yet (oscar_kv_config.center 2 is CPU-only; 1 runs on the GPU)");
         return OSCAR_ERR_INVALID_ARG;
     }
     if (c.k_gain || c.v_gain) {
@@ -5127,6 +5207,8 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         p.vrot = kv->wht ? kv->vrot : kv->vfrag;
         p.err = kv->err;
         p.bt = kv->bt;
+        p.kmean = kv->kmean;
+        p.vmean = kv->vmean;
         p.layer = layer;
         p.L = kv->L;
         p.Hkv = kv->Hkv;
@@ -5503,6 +5585,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         if (poll) rp.counts = kv->counts;
         rp.y = out;
         rp.rot = (kv->vrot_t && !kv->absorb_v) ? kv->vrot_t : 0;
+        rp.vmo = kv->vmo;
         rp.part_o = kv->work + off_o;
         rp.part_ml = kv->work + off_ml;
         /* one query head per block while the blocks fit two waves (batch 1: the shortest chain),

@@ -43,6 +43,9 @@
 #if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)
 #error "unsupported head dim / group size"
 #endif
+#ifndef OSCAR_CENTER
+#define OSCAR_CENTER 0 // 1: the input rows less the cache's means (kmean / vmean), before anything else (cfg.center 1)
+#endif
 #ifndef OSCAR_APPEND_NR
 #define OSCAR_APPEND_NR 1 // rows a warp quantises at once (independent chains for the clip and codec)
 #endif
@@ -672,6 +675,16 @@ static __device__ __forceinline__ int oscar__ysw(int row, int col) { return row 
 static __device__ __forceinline__ float4 oscar__ld4(const float *a, bool aligned) {
     return aligned ? *(const float4 *)a : make_float4(a[0], a[1], a[2], a[3]);
 }
+// input elements o .. o + 3 of a row, less the row mean mu in modules built for cfg.center 1 (one fp32
+// subtract each, as the CPU cache; mu: a 16-byte aligned [D] of the means buffer)
+static __device__ __forceinline__ float4 oscar__ld4c(const float *x, const float *mu, int o, bool aligned) {
+    float4 a = oscar__ld4(x + o, aligned);
+    if (OSCAR_CENTER) {
+        const float4 m = __ldg((const float4 *)(mu + o));
+        a = make_float4(__fsub_rn(a.x, m.x), __fsub_rn(a.y, m.y), __fsub_rn(a.z, m.z), __fsub_rn(a.w, m.w));
+    }
+    return a;
+}
 // max(a, b), NaN if either is NaN (fmaxf drops a NaN)
 static __device__ __forceinline__ float oscar__fmaxn(float a, float b) {
     float d;
@@ -717,15 +730,15 @@ static __device__ __forceinline__ void oscar__wgmma(int (&c)[CNT][4], const osca
 // f(a) over the quad's float4s of a flush tile's input row xr (none for a row past the launch's last
 // job), lane t of the quad, in the order pass 2 reads them
 template <bool A16, class F>
-static __device__ __forceinline__ void oscar__row_fold(const float *xr, int t, F f) {
+static __device__ __forceinline__ void oscar__row_fold(const float *xr, const float *mu, int t, F f) {
     if (xr)
 #pragma unroll
         for (int s = 0; s < KS; s++)
 #pragma unroll
-            for (int u = 0; u < 2; u++) f(oscar__ld4(xr + 32 * s + 16 * u + 4 * t, A16));
+            for (int u = 0; u < 2; u++) f(oscar__ld4c(xr, mu, 32 * s + 16 * u + 4 * t, A16));
 }
 template <bool A16> // 16-byte aligned input rows (else one float at a time)
-static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,
+static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,
                                                             oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
 #if OSCAR_APPEND_WGMMA
@@ -746,7 +759,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
         // pass 1: max |x| over the row (the quad's four lanes), NaN kept (max.NaN): the row is
         // non-finite exactly when mx is inf or NaN (one check per row, not per element)
         float mx = 0.0f;
-        oscar__row_fold<A16>(xr[h], t, [&](const float4 &a) {
+        oscar__row_fold<A16>(xr[h], mu, t, [&](const float4 &a) {
             mx = oscar__fmaxn(mx, oscar__fmaxn(oscar__fmaxn(fabsf(a.x), fabsf(a.y)), oscar__fmaxn(fabsf(a.z), fabsf(a.w))));
         });
 #pragma unroll
@@ -767,7 +780,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #pragma unroll
         for (int h = 0; h < 2; h++) {
             float ss = 0.0f;
-            oscar__row_fold<A16>(xr[h], t, [&](const float4 &a) { ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w; });
+            oscar__row_fold<A16>(xr[h], mu, t, [&](const float4 &a) { ss += a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w; });
 #pragma unroll
             for (int o = 1; o < 4; o <<= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
             ssv[h] = ss;
@@ -790,7 +803,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
         for (int i = 0; i < 4; i++) {
             const int h = i & 1, u = i >> 1;
             float4 a = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (xr[h]) a = oscar__ld4(xr[h] + 32 * s + 16 * u + 4 * t, A16);
+            if (xr[h]) a = oscar__ld4c(xr[h], mu, 32 * s + 16 * u + 4 * t, A16);
             const float M = 12583040.0f; // 1.5 * 2^23 + 128
             const oscar_u32 b0 = __float_as_uint(__fmaf_rn(a.x, up[h], M)), b1 = __float_as_uint(__fmaf_rn(a.y, up[h], M));
             const oscar_u32 b2 = __float_as_uint(__fmaf_rn(a.z, up[h], M)), b3 = __float_as_uint(__fmaf_rn(a.w, up[h], M));
@@ -856,10 +869,10 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             }
     }
 }
-static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const uint4 *Rf, int head,
+static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,
                                                           oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
-    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, Rf, head, ys, s_ss, s_bad, s_job, sb);
-    else oscar__rotate_tile_t<false>(p, X, Rf, head, ys, s_ss, s_bad, s_job, sb);
+    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
+    else oscar__rotate_tile_t<false>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
 }
 #endif
 
@@ -920,6 +933,8 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job0 = (long long)blockIdx.x * TR;
     const float *X = (const float *)(isv ? p.v : p.k);
+    // cfg.center 1: this (layer, head)'s mean, subtracted from the input rows before anything else (0: none)
+    const float *MU = OSCAR_CENTER ? (const float *)(isv ? p.vmean : p.kmean) + ((size_t)p.layer * p.Hkv + head) * D : (const float *)0;
 #if OSCAR_INT2
     // the B fragments of the layer's (head's) fixed-point rotation, D * D * 2 bytes (H caches: the
     // fp32 matrices, only tested for presence)
@@ -939,7 +954,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         }
         tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all
         if (tiled) {
-            oscar__rotate_tile(p, X, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);
+            oscar__rotate_tile(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);
             __syncthreads();
         }
 #if OSCAR_APPEND_PROF == 2
@@ -986,7 +1001,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
                 const float *row = X + ((size_t)src * p.Hkv + head) * D;
 #pragma unroll
                 for (int jj = 0; jj < NC; jj++) {
-                    const float v = row[lane + 32 * jj];
+                    const float v = OSCAR_CENTER ? __fsub_rn(row[lane + 32 * jj], MU[lane + 32 * jj]) : row[lane + 32 * jj];
                     x[jj] = v;
                     if (!isfinite(v)) bad = 1;
                     ss += v * v;
@@ -1093,6 +1108,14 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_
         float4 v4[8];
 #pragma unroll
         for (int i = 0; i < 8; i++) v4[i] = row[FT * i];
+        if (OSCAR_CENTER) { // cfg.center 1: the row's mean, subtracted first
+            const float4 *m4 = (const float4 *)((const float *)(isv ? p.vmean : p.kmean) + ((size_t)p.layer * p.Hkv + head) * D) + t;
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                const float4 m = __ldg(m4 + FT * i);
+                v4[i] = make_float4(__fsub_rn(v4[i].x, m.x), __fsub_rn(v4[i].y, m.y), __fsub_rn(v4[i].z, m.z), __fsub_rn(v4[i].w, m.w));
+            }
+        }
 #pragma unroll
         for (int i = 0; i < 8; i++) {
             x[i][0] = v4[i].x, x[i][1] = v4[i].y, x[i][2] = v4[i].z, x[i][3] = v4[i].w;

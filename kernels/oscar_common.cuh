@@ -22,6 +22,8 @@ struct oscar_append_params {
     oscar_u64 krot, vrot;  // const float [L][rot_heads][D][D] or 0
     oscar_u64 err;         // u32 sticky error bits
     oscar_u64 bt;          // const int [max_seqs][max_pages] block tables (page of a flushed position)
+    oscar_u64 kmean, vmean; // const float [L][Hkv][D] subtracted from the input rows before anything else
+                           //   (oscar_kv_config.center 1, as the CPU cache), or 0
     int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
     int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)
     float k_clip, v_clip;  // <= 0: no clip
@@ -49,6 +51,8 @@ struct oscar_rot_params {
     oscar_u64 rot;         // const float [L][rot_heads][D][D] (for the merge: R_v transposed) or 0
     oscar_u64 part_o, part_ml;
     oscar_u64 counts;      // the merge: int [B][Hkv * hsplit] splits done (oscar_decode_w), or 0: wait for the whole grid
+    oscar_u64 vmo;         // the merge: const float [L][Hkv][D] added to the outputs (the V mean the rows were
+                           //   stored without, oscar_kv_config.center 1), or 0
     int layer, Hq, gqa, rot_heads, n_splits;
     int hsplit;            // >= 1: the decode ran hsplit groups of gqa / hsplit query heads per KV head
 };

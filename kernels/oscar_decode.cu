@@ -2009,19 +2009,22 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
                 if (w > 0.0f) o[hh] += w * v[hh][k];
             }
     }
-    // sum over the slices; normalise; un-rotate
+    // sum over the slices; normalise; un-rotate; the V mean back (cfg.center 1: the rows were stored
+    // less it, the weights sum to 1; one fp32 add as the CPU cache)
+    const float *vmo = p.vmo ? (const float *)p.vmo + ((size_t)p.layer * (p.Hq / p.gqa) + h0 / p.gqa) * D : (const float *)0;
+    auto put = [&](int i, float y) { ((float *)p.y)[hb0 * D + i] = vmo ? y + vmo[(size_t)((h0 + i / D) / p.gqa - h0 / p.gqa) * D + i % D] : y; };
     oscar_slices_put<NH>(red, o, c, sl, nsl, D);
     for (int i = tid; i < NH * D; i += nt) {
         const float t = oscar_slice_total(red, i / D, i % D, nsl, D), L = hl[i / D];
         if (RT) os[i] = L > 0.0f ? t / L : 0.0f;
-        else ((float *)p.y)[hb0 * D + i] = L > 0.0f ? t / L : 0.0f;
+        else put(i, L > 0.0f ? t / L : 0.0f);
     }
     if (RT) {
         __syncthreads(); // os is complete and every read of red above is done
         float acc[NH];
         oscar_rot_slice<NH>(acc, r, RT, os, c, i0, rps);
         oscar_slices_put<NH>(red, acc, c, sl, nsl, D);
-        for (int i = tid; i < NH * D; i += nt) ((float *)p.y)[hb0 * D + i] = oscar_slice_total(red, i / D, i % D, nsl, D);
+        for (int i = tid; i < NH * D; i += nt) put(i, oscar_slice_total(red, i / D, i % D, nsl, D));
     }
     OSCAR_TSTAMP(oscar_mprof, 4096, 2);
 }

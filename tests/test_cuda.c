@@ -142,7 +142,7 @@ static void test_loader_errors(void) {
 static void test_disk_cache(void) {
     oscar_cuda cu;
     oscar_cuda_config cc;
-    oscar_cuda_variant v = {64, 32, 2, 1, 64, 0};
+    oscar_cuda_variant v = {64, 32, 2, 1, 64, 0, 0};
     char dir[128], path[400], cmd[300];
     size_t b1 = 0, b2 = 0;
     int rc, found = 0;
@@ -231,7 +231,7 @@ static int test_compile(void) {
     }
     /* PTX path */
     {
-        oscar_cuda_variant v = {128, 128, 4, 1, 64, 0};
+        oscar_cuda_variant v = {128, 128, 4, 1, 64, 0, 0};
         rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_DECODE, &v, 90, 1, &bytes);
         CHECK(rc == OSCAR_OK && bytes > 0, "PTX compile: %d %s", rc, cu.msg);
         v.head_dim = 96;
@@ -266,6 +266,11 @@ static int test_compile(void) {
                     jobs[n].arch = archs[a];
                     jobs[n].v = v;
                     n++;
+                    if (m && gi == 0) { /* the append module of caches that center rows (cfg.center 1) */
+                        jobs[n] = jobs[n - 1];
+                        jobs[n].v.center = 1;
+                        n++;
+                    }
                     for (G = 0; G < 4; G++) {
                         v.gqa = gqas[G];
                         jobs[n].program = OSCAR_CUDA_PROG_DECODE;
@@ -277,7 +282,7 @@ static int test_compile(void) {
     /* other page sizes change the history tile; query-head groups (hsplit) the block indexing */
     for (a = 0; a < 2; a++)
         for (m = 0; m < 2; m++) {
-            oscar_cuda_variant v = {128, 64, 4, 1, 16, 0}, w = {256, 128, 4, 1, 64, 2};
+            oscar_cuda_variant v = {128, 64, 4, 1, 16, 0, 0}, w = {256, 128, 4, 1, 64, 2, 0};
             v.int2 = m;
             jobs[n].program = OSCAR_CUDA_PROG_DECODE;
             jobs[n].arch = archs[a];
@@ -310,7 +315,7 @@ static int test_compile(void) {
         }
     }
     CHECK(failures == 0, "%d of %d kernel variants failed to compile", failures, n);
-    printf("compiled %d kernel variants (append, decode; d 64/128/256, groups 32/64/128, G 1/3/4/8, int2/bf16) for sm_80 and sm_90 in %.1f s in %d processes\n", n, now_s() - t0, nth);
+    printf("compiled %d kernel variants (append, decode; d 64/128/256, groups 32/64/128, G 1/3/4/8, int2/bf16, rows centered) for sm_80 and sm_90 in %.1f s in %d processes\n", n, now_s() - t0, nth);
     return 0;
 }
 
@@ -327,6 +332,7 @@ typedef struct tcase {
     int lens[8];
     int fork;     /* also fork sequence 0 and grow both */
     int hsplit;   /* oscar_cuda_kv.hsplit: 0 automatic (d 64/128 with G > 8: groups of 3-8 heads), 1 never, n: n groups */
+    int center;   /* 1: rows stored less random calibration means (cfg.center 1; INT2 with rotations) */
 } tcase;
 
 static void random_orthogonal(float *R, int d) {
@@ -357,8 +363,8 @@ static int make_rotations(oscar_rotations *r, const tcase *tc) {
     rc = oscar_rotations_alloc(r, tc->L, tc->d, tc->Hkv, per_head);
     if (rc) return rc;
     nh = per_head ? tc->Hkv : 1;
-    if (tc->rot == 1) return oscar_rotations_set_fixed(r, OSCAR_COMP_HADAMARD);
-    for (l = 0; l < tc->L; l++)
+    if (tc->rot == 1 && (rc = oscar_rotations_set_fixed(r, OSCAR_COMP_HADAMARD)) != OSCAR_OK) return rc;
+    for (l = 0; l < tc->L && tc->rot != 1; l++)
         for (h = 0; h < nh; h++) {
             float *rk = oscar_rotations_k(r, l, h), *rv = oscar_rotations_v(r, l, h);
             if (tc->rot >= 4) {
@@ -386,6 +392,14 @@ static int make_rotations(oscar_rotations *r, const tcase *tc) {
         size_t i, n = (size_t)tc->L * nh * tc->d;
         if ((rc = oscar_rotations_alloc_balance(r)) != OSCAR_OK) return rc;
         for (i = 0; i < n; i++) r->k_balance[i] = (float)(0.2 + 0.8 * rnd_unif());
+    }
+    if (tc->center) { /* means of the size of the rows' own offsets (gen_rows: V + 0.3, K outliers + 2 mul) */
+        size_t i, n = (size_t)tc->L * tc->Hkv * tc->d;
+        if ((rc = oscar_rotations_alloc_means(r)) != OSCAR_OK) return rc;
+        for (i = 0; i < n; i++) {
+            r->k_mean[i] = (float)(0.5 * rnd_normal() + (rnd_int(16) == 0 ? 20.0 * rnd_normal() : 0.0));
+            r->v_mean[i] = (float)(0.3 + 0.2 * rnd_normal());
+        }
     }
     return OSCAR_OK;
 }
@@ -603,6 +617,7 @@ static double exact_attend(const oscar_kv *kv, int seq, int layer, int Hq, int h
     if (!Rv || kv->cfg.absorb_v) r = o[c] / l;
     else
         for (r = 0.0, i = 0; i < d; i++) r += o[i] / l * Rv[(size_t)c * d + i]; /* y_c = sum_i x_i R[c][i] */
+    if (kv->v_mean_out) r += kv->v_mean_out[((size_t)layer * kv->Hkv + j) * d + c]; /* cfg.center: the V mean back */
 out:
     free(qr);
     free(o);
@@ -725,8 +740,8 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
     double worst = 0.0, t0 = now_s();
     memset(&hs, 0, sizeof hs);
     hs.cu = cu;
-    snprintf(name, sizeof name, "%s[d%d g%d G%d %s rot%d%s%s]", tc->name, tc->d, tc->g, tc->G, tc->int2 ? "int2" : "bf16", tc->rot, tc->absorb_v ? " absorb" : "",
-             tc->hsplit == 1 ? " nosplit" : tc->hsplit == 2 ? " hs2" : tc->hsplit == 4 ? " hs4" : "");
+    snprintf(name, sizeof name, "%s[d%d g%d G%d %s rot%d%s%s%s]", tc->name, tc->d, tc->g, tc->G, tc->int2 ? "int2" : "bf16", tc->rot, tc->absorb_v ? " absorb" : "",
+             tc->hsplit == 1 ? " nosplit" : tc->hsplit == 2 ? " hs2" : tc->hsplit == 4 ? " hs4" : "", tc->center ? " center" : "");
     if (g_only && !strstr(name, g_only)) return;
     memset(&cfg, 0, sizeof cfg);
     cfg.n_layers = tc->L;
@@ -751,6 +766,7 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
         hs.have_rot = 1;
         cfg.rot = &hs.rot;
         cfg.k_balance = tc->rot == 5;
+        cfg.center = tc->center ? OSCAR_CENTER_MEAN : OSCAR_CENTER_NONE;
     }
     hs.gen.d = tc->d;
     hs.gen.Hkv = tc->Hkv;
@@ -1164,14 +1180,14 @@ static void test_device_oom(oscar_cuda *cu) {
     printf("device oom: %d sequence slots: %s: %s\n", cfg.max_seqs, oscar_result_string(rc), kv.msg);
     CHECK(rc == OSCAR_ERR_DEVICE_OOM, "oversized sequence slabs give %d", rc);
     oscar_cuda_kv_free(&kv);
-    /* 2b: a config the GPU cache lacks (rows centered by the rotation file's means): refused by name */
+    /* 2b: a config the GPU cache lacks (K centered before RoPE, OSCAR_CENTER_ROPE): refused by name */
     {
         oscar_rotations rr;
         memset(&cfg, 0, sizeof cfg);
-        cfg.n_layers = 2, cfg.n_kv_heads = 2, cfg.head_dim = 64, cfg.mode = OSCAR_KV_INT2, cfg.center = 1, cfg.rot = &rr;
-        CHECK(oscar_rotations_alloc(&rr, 2, 64, 2, 0) == OSCAR_OK && oscar_rotations_alloc_means(&rr) == OSCAR_OK, "%s", rr.msg);
+        cfg.n_layers = 2, cfg.n_kv_heads = 2, cfg.head_dim = 64, cfg.mode = OSCAR_KV_INT2, cfg.center = OSCAR_CENTER_ROPE, cfg.rot = &rr;
+        CHECK(oscar_rotations_alloc(&rr, 2, 64, 2, 0) == OSCAR_OK && oscar_rotations_alloc_means(&rr) == OSCAR_OK && oscar_rotations_alloc_rope_mean(&rr, 10000.0) == OSCAR_OK, "%s", rr.msg);
         rc = oscar_cuda_kv_init(&kv, cu, &cfg);
-        CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "center") != NULL, "center on the GPU: %d %s", rc, kv.msg);
+        CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "center 2") != NULL, "center 2 on the GPU: %d %s", rc, kv.msg);
         oscar_cuda_kv_free(&kv);
         oscar_rotations_free(&rr);
         memset(&cfg, 0, sizeof cfg); /* K and V with different INT2 groups: CPU only */
@@ -1203,7 +1219,7 @@ static void test_device_oom(oscar_cuda *cu) {
     CHECK(free1 + ((size_t)64 << 20) >= free0, "device memory leaked by failed inits: free %.1f MiB before, %.1f after", (double)free0 / 1048576.0, (double)free1 / 1048576.0);
     /* 4: the context keeps working: a smaller cache against the CPU reference */
     {
-        tcase t = {"device oom: after", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 2, {70, 700}, 0, 0};
+        tcase t = {"device oom: after", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 2, {70, 700}, 0, 0, 0};
         run_case(cu, &t);
     }
     if (g_fail == fails0) printf("ok   %-52s free before %.0f MiB, after %.0f MiB\n", "device oom (error, no leak, context usable)", (double)free0 / 1048576.0, (double)free1 / 1048576.0);
@@ -1385,11 +1401,15 @@ static void test_gpu(int quick) {
            cu.ptx ? "PTX" : "CUBIN", cu.arch);
     memset(cases, 0, sizeof cases);
     if (quick) {
-        tcase a = {"quick", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 3, {1, 65, 400}, 1, 0};
-        tcase b = {"quick", 64, 32, 1, 3, 0, 1, 0, 0, 0, 0, 0, 2, {63, 330}, 0, 0};
-        tcase c = {"quick", 256, 32, 1, 8, 1, 1, 3, 1, 0, 0, 0, 2, {64, 321}, 0, 0};
-        tcase h = {"quick", 128, 128, 2, 16, 1, 2, 3, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0};
+        tcase a = {"quick", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 3, {1, 65, 400}, 1, 0, 0};
+        tcase b = {"quick", 64, 32, 1, 3, 0, 1, 0, 0, 0, 0, 0, 2, {63, 330}, 0, 0, 0};
+        tcase c = {"quick", 256, 32, 1, 8, 1, 1, 3, 1, 0, 0, 0, 2, {64, 321}, 0, 0, 0};
+        tcase h = {"quick", 128, 128, 2, 16, 1, 2, 3, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0, 0};
+        tcase e = {"quick", 128, 128, 2, 4, 1, 1, 1, 0, 0, 0, 0, 2, {65, 700}, 0, 0, 1};
+        tcase f = {"quick", 64, 64, 2, 3, 1, 1, 2, 0, 0, 0, 0, 2, {70, 500}, 0, 0, 1};
         cases[n++] = h;
+        cases[n++] = e;
+        cases[n++] = f;
         cases[n++] = a;
         cases[n++] = b;
         cases[n++] = c;
@@ -1398,7 +1418,7 @@ static void test_gpu(int quick) {
         for (di = 0; di < 3; di++)
             for (gi = 0; gi < 3; gi++)
                 for (G = 0; G < 4; G++) {
-                    tcase t = {"grid", 0, 0, 2, 0, 1, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0};
+                    tcase t = {"grid", 0, 0, 2, 0, 1, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0, 0};
                     if (groups[gi] > dims[di]) continue;
                     t.d = dims[di];
                     t.g = groups[gi];
@@ -1410,39 +1430,45 @@ static void test_gpu(int quick) {
                 }
         for (di = 0; di < 3; di++)
             for (G = 0; G < 4; G++) {
-                tcase t = {"grid", 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0};
+                tcase t = {"grid", 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0, 0};
                 t.d = dims[di];
                 t.G = gqas[G];
                 cases[n++] = t;
             }
         {
-            tcase t1 = {"long", 128, 128, 2, 4, 1, 1, 3, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0};
-            tcase t2 = {"long", 128, 128, 2, 4, 0, 1, 0, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0};
-            tcase t3 = {"long", 256, 32, 1, 8, 1, 1, 1, 0, 0, 0, 0, 2, {4097, 5000}, 0, 0};
-            tcase t4 = {"long", 64, 64, 3, 3, 1, 1, 4, 1, 0, 0, 0, 1, {4097}, 0, 0};
-            tcase t5 = {"long", 256, 128, 2, 2, 1, 2, 3, 0, 0, 0, 0, 3, {4097, 9000, 300}, 1, 0};
-            tcase t6 = {"long", 256, 64, 2, 8, 1, 1, 1, 0, 0, 0, 0, 2, {5000, 700}, 0, 0};
-            tcase t7 = {"long", 256, 128, 1, 4, 0, 1, 0, 0, 0, 0, 0, 2, {5000, 700}, 0, 0};
-            tcase b1 = {"balance", 64, 64, 3, 3, 1, 2, 5, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0};
-            tcase b2 = {"balance", 128, 128, 2, 4, 1, 2, 5, 1, 0, 0, 0, 2, {1000, 321}, 0, 0};
-            tcase f1 = {"fork", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 2, {1000, 70}, 1, 0};
-            tcase f2 = {"fork", 64, 64, 2, 3, 0, 2, 0, 0, 0, 0, 0, 2, {333, 5}, 1, 0};
-            tcase p1 = {"layout", 128, 32, 2, 4, 1, 2, 1, 0, OSCAR_NONE, OSCAR_NONE, 16, 4, {1, 15, 16, 300}, 1, 0};
-            tcase p2 = {"layout", 64, 64, 2, 2, 1, 1, 2, 0, 5, 32, 32, 4, {4, 5, 70, 600}, 0, 0};
-            tcase p3 = {"layout", 128, 128, 1, 4, 1, 1, 2, 0, 0, 256, 128, 3, {320, 449, 1111}, 0, 0};
-            tcase p4 = {"layout", 128, 128, 2, 4, 0, 1, 0, 0, 7, 48, 48, 3, {6, 100, 999}, 1, 0};
+            tcase t1 = {"long", 128, 128, 2, 4, 1, 1, 3, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0, 0};
+            tcase t2 = {"long", 128, 128, 2, 4, 0, 1, 0, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0, 0};
+            tcase t3 = {"long", 256, 32, 1, 8, 1, 1, 1, 0, 0, 0, 0, 2, {4097, 5000}, 0, 0, 0};
+            tcase t4 = {"long", 64, 64, 3, 3, 1, 1, 4, 1, 0, 0, 0, 1, {4097}, 0, 0, 0};
+            tcase t5 = {"long", 256, 128, 2, 2, 1, 2, 3, 0, 0, 0, 0, 3, {4097, 9000, 300}, 1, 0, 0};
+            tcase t6 = {"long", 256, 64, 2, 8, 1, 1, 1, 0, 0, 0, 0, 2, {5000, 700}, 0, 0, 0};
+            tcase t7 = {"long", 256, 128, 1, 4, 0, 1, 0, 0, 0, 0, 0, 2, {5000, 700}, 0, 0, 0};
+            tcase b1 = {"balance", 64, 64, 3, 3, 1, 2, 5, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0, 0};
+            tcase b2 = {"balance", 128, 128, 2, 4, 1, 2, 5, 1, 0, 0, 0, 2, {1000, 321}, 0, 0, 0};
+            /* rows stored less their means (cfg.center 1): H rows (the fast transform), dense fitted rows
+               with R_v absorbed, the K balance with it, per-head rotations at G 8 */
+            tcase c1 = {"center", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0, 1};
+            tcase c2 = {"center", 64, 64, 3, 3, 1, 2, 4, 1, 0, 0, 0, 2, {2000, 321}, 0, 0, 1};
+            tcase c3 = {"center", 128, 64, 2, 4, 1, 1, 5, 0, 0, 0, 0, 2, {1500, 64}, 0, 0, 1};
+            tcase c4 = {"center", 128, 128, 2, 8, 1, 2, 3, 0, 0, 0, 0, 2, {999, 4097}, 0, 0, 1};
+            tcase f1 = {"fork", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 2, {1000, 70}, 1, 0, 0};
+            tcase f2 = {"fork", 64, 64, 2, 3, 0, 2, 0, 0, 0, 0, 0, 2, {333, 5}, 1, 0, 0};
+            tcase p1 = {"layout", 128, 32, 2, 4, 1, 2, 1, 0, OSCAR_NONE, OSCAR_NONE, 16, 4, {1, 15, 16, 300}, 1, 0, 0};
+            tcase p2 = {"layout", 64, 64, 2, 2, 1, 1, 2, 0, 5, 32, 32, 4, {4, 5, 70, 600}, 0, 0, 0};
+            tcase p3 = {"layout", 128, 128, 1, 4, 1, 1, 2, 0, 0, 256, 128, 3, {320, 449, 1111}, 0, 0, 0};
+            tcase p4 = {"layout", 128, 128, 2, 4, 0, 1, 0, 0, 7, 48, 48, 3, {6, 100, 999}, 1, 0, 0};
             /* 8 sequences of mixed lengths, with and without rotations */
-            tcase w1 = {"batch8", 128, 64, 2, 4, 1, 1, 3, 0, 0, 0, 0, 8, {1, 70, 300, 321, 500, 64, 65, 999}, 0, 0};
-            tcase w2 = {"batch8", 64, 64, 2, 3, 0, 1, 0, 0, 0, 0, 0, 8, {5, 70, 300, 321, 500, 64, 65, 999}, 0, 0};
+            tcase w1 = {"batch8", 128, 64, 2, 4, 1, 1, 3, 0, 0, 0, 0, 8, {1, 70, 300, 321, 500, 64, 65, 999}, 0, 0, 0};
+            tcase w2 = {"batch8", 64, 64, 2, 3, 0, 1, 0, 0, 0, 0, 0, 8, {5, 70, 300, 321, 500, 64, 65, 999}, 0, 0, 0};
             /* G > 4 as groups of 4 query heads (per-head rotations: each group must take its KV head's),
                the same without the split, G 16 (4 groups), and d 64 */
-            tcase h1 = {"hsplit", 128, 128, 3, 8, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 2};
-            tcase h2 = {"hsplit", 128, 128, 3, 16, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 0};
-            tcase h3 = {"hsplit", 128, 64, 2, 16, 1, 2, 2, 1, 0, 0, 0, 3, {700, 65, 2000}, 0, 4};
-            tcase h4 = {"hsplit", 64, 32, 4, 8, 1, 2, 3, 0, 0, 0, 0, 4, {333, 1, 1500, 64}, 0, 2};
-            tcase h5 = {"hsplit", 128, 128, 2, 24, 0, 2, 0, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0};
-            tcase h6 = {"hsplit", 64, 64, 2, 12, 1, 1, 0, 0, 0, 0, 0, 2, {70, 3000}, 0, 0};
-            tcase h7 = {"hsplit", 128, 128, 2, 16, 1, 1, 3, 0, 0, 0, 0, 2, {321, 3000}, 0, 1};
+            tcase h1 = {"hsplit", 128, 128, 3, 8, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 2, 0};
+            tcase h2 = {"hsplit", 128, 128, 3, 16, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 0, 0};
+            tcase h3 = {"hsplit", 128, 64, 2, 16, 1, 2, 2, 1, 0, 0, 0, 3, {700, 65, 2000}, 0, 4, 0};
+            tcase h4 = {"hsplit", 64, 32, 4, 8, 1, 2, 3, 0, 0, 0, 0, 4, {333, 1, 1500, 64}, 0, 2, 0};
+            tcase h5 = {"hsplit", 128, 128, 2, 24, 0, 2, 0, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0, 0};
+            tcase h6 = {"hsplit", 64, 64, 2, 12, 1, 1, 0, 0, 0, 0, 0, 2, {70, 3000}, 0, 0, 0};
+            tcase h7 = {"hsplit", 128, 128, 2, 16, 1, 1, 3, 0, 0, 0, 0, 2, {321, 3000}, 0, 1, 0};
             cases[n++] = w1;
             cases[n++] = w2;
             cases[n++] = h1;
@@ -1461,6 +1487,10 @@ static void test_gpu(int quick) {
             cases[n++] = t7;
             cases[n++] = b1;
             cases[n++] = b2;
+            cases[n++] = c1;
+            cases[n++] = c2;
+            cases[n++] = c3;
+            cases[n++] = c4;
             cases[n++] = f1;
             cases[n++] = f2;
             cases[n++] = p1;
