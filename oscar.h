@@ -100,7 +100,7 @@
      the INT2 rows see only the keys' spread around their moving mean (on SmolLM2-135M the keys'
      INT2 score error at positions 4096-8191 fell 3.4x against the fixed mean: RESULTS.md).
 
-   THE GAIN ENCODER (cfg.k_gain / v_gain, OSCAR_INT2_GAIN; an extension of the SPEC, CPU cache only)
+   THE GAIN ENCODER (cfg.k_gain / v_gain, OSCAR_INT2_GAIN; an extension of the SPEC; CPU and GPU caches)
      A clip, and 2-bit rounding toward the middle of a group, shorten a row along its own
      direction, so a query that aligns with a key sees it scaled down. The gain encoder keeps the
      SPEC's codes and multiplies the group's stored (scale, min) by sum x^2 / sum x . x^, so the
@@ -403,7 +403,7 @@ typedef struct oscar_kv_config {
     float k_clip;      /* 0: 0.96, < 0: no clip */
     float v_clip;      /* 0: 0.92, < 0: no clip */
     int k_gain, v_gain; /* 1: the history's K (V) rows are encoded with OSCAR_INT2_GAIN (an extension of the
-                          SPEC's encoder, same layout and decoder; INT2 mode, CPU cache only) */
+                          SPEC's encoder, same layout and decoder; INT2 mode; the GPU cache too) */
     const oscar_rotations *rot; /* NULL: no rotation. Copied. Used in INT2 mode only. */
     int absorb_v;      /* 1: R_v is folded into the model; outputs stay in the rotated V basis */
     int center;        /* 1 (INT2 with rot carrying k_mean / v_mean): every K and V row is stored less its

@@ -122,7 +122,10 @@
      -DOSCAR_CENTER=1 (oscar_cuda_variant.center; the other caches keep their modules) subtracts the
      layer's K / V mean from each input row (one fp32 subtract) before anything else, so the pages
      are the CPU's bytes; the merge adds the V mean (through R_v with absorb_v) to the outputs.
-     center 2 (K centered before RoPE) and the gain encoder (k_gain / v_gain) are refused by name.
+     center 2 (K centered before RoPE) is refused by name.
+   THE GAIN ENCODER (oscar_kv_config.k_gain / v_gain): append modules built with -DOSCAR_GAIN (bit 0 K,
+     bit 1 V; oscar_cuda_variant.gain) sum each group's x^2 and x . x^ in double in column order, as
+     the CPU's encoder does, and scale the group's (scale, min) the same way: the CPU's bytes.
 
    ERRORS
      Every function returns an oscar_result. Detail (which library was tried, the driver's error
@@ -344,6 +347,7 @@ typedef struct oscar_cuda_variant {
     int head_dim, group_size, gqa, int2, page_size;
     int hsplit; /* decode: blocks take one of hsplit groups of gqa query heads per KV head (0 or 1: none) */
     int center; /* append: 1 = the input rows less the cache's means (oscar_kv_config.center 1) */
+    int gain;   /* append: bit 0 / 1 = K / V history rows through the gain encoder (k_gain / v_gain) */
 } oscar_cuda_variant;
 
 /* compile (without loading) one specialisation for arch (0: cu->arch) as CUBIN, or PTX when
@@ -985,6 +989,9 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)\n",
     "#error \"unsupported head dim / group size\"\n",
     "#endif\n",
+    "#ifndef OSCAR_GAIN\n",
+    "#define OSCAR_GAIN 0 // bit 0 / 1: K / V history rows through the gain encoder (OSCAR_INT2_GAIN; cfg.k_gain / v_gain)\n",
+    "#endif\n",
     "#ifndef OSCAR_CENTER\n",
     "#define OSCAR_CENTER 0 // 1: the input rows less the cache's means (kmean / vmean), before anything else (cfg.center 1)\n",
     "#endif\n",
@@ -1082,10 +1089,37 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "\n",
     "// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation\n",
     "// sequence as the CPU reference\n",
+    "// the gain encoder (OSCAR_INT2_GAIN, as the CPU's oscar_int2_quantize_row_ex): over a group, in column\n",
+    "// order, xx += x0^2 and xh += x0 h in double (x0 the unclipped value, h = min + q scale in fp32: both\n",
+    "// products exact, so the CPU's fused or unfused forms agree); then scale and min times gamma = xx / xh\n",
+    "// clamped to [0.5, 2] where both sums are positive, unless either leaves the fp16 range\n",
+    "static __device__ __forceinline__ void oscar__gain_acc(double &xx, double &xh, float x0, int q, float sc, float mn) {\n",
+    "    const float h = __fadd_rn(mn, __fmul_rn((float)q, sc));\n",
+    "    xx = __dadd_rn(xx, __dmul_rn((double)x0, (double)x0));\n",
+    "    xh = __dadd_rn(xh, __dmul_rn((double)x0, (double)h));\n",
+    "}\n",
+    "static __device__ __forceinline__ oscar_u32 oscar__gain_sm(double xx, double xh, float sc, float mn, oscar_u32 smw) {\n",
+    "    if (xh > 0.0 && xx > 0.0) {\n",
+    "        double gam = __ddiv_rn(xx, xh);\n",
+    "        gam = gam < 0.5 \? 0.5 : (gam > 2.0 \? 2.0 : gam);\n",
+    "        const oscar_u16 hs = oscar_f32_to_f16(__double2float_rn(__dmul_rn((double)sc, gam)));\n",
+    "        const oscar_u16 hm = oscar_f32_to_f16(__double2float_rn(__dmul_rn((double)mn, gam)));\n",
+    "        if ((hs & 0x7c00u) != 0x7c00u && (hm & 0x7c00u) != 0x7c00u) return (oscar_u32)hs | ((oscar_u32)hm << 16);\n",
+    "    }\n",
+    "    return smw;\n",
+    "}\n",
+    "\n",
     "template <int NR>\n",
     "static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,\n",
     "                                                    const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {\n",
     "    const int idx = oscar__clip_idx(isv \? p.v_clip : p.k_clip);\n",
+    "    const bool gain = (OSCAR_GAIN & (isv \? 2 : 1)) != 0;\n",
+    "    float x0[OSCAR_GAIN \? NR : 1][OSCAR_GAIN \? NC : 1]; // the unclipped values (gain encoder)\n",
+    "    if (OSCAR_GAIN)\n",
+    "#pragma unroll\n",
+    "        for (int r = 0; r < NR; r++)\n",
+    "#pragma unroll\n",
+    "            for (int jj = 0; jj < NC; jj++) x0[OSCAR_GAIN \? r : 0][OSCAR_GAIN \? jj : 0] = x[r][jj];\n",
     "    if (idx >= 0) {\n",
     "        // thr = a[idx] of the ascending |x| = the (D - idx)-th largest, counted with multiplicity\n",
     "        // (bit patterns of non-negative floats order like the floats)\n",
@@ -1280,12 +1314,14 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        oscar_u32 *sm;\n",
     "        oscar_u8 *codes = oscar__page_row(p, page[r], head, isv, pos[r], &sm);\n",
     "        oscar_u8 *c8 = cs + r * D;\n",
+    "        float gsv[NC], gmv[NC]; // this lane's columns' stored scale and min (gain encoder)\n",
     "#pragma unroll\n",
     "        for (int jj = 0; jj < NC; jj++) {\n",
     "            const int c = lane + 32 * jj;\n",
     "            const float scale = (gmx[jj] - gmn[jj]) / 3.0f;\n",
     "            const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[jj]);\n",
     "            const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);\n",
+    "            gsv[jj] = s, gmv[jj] = m;\n",
     "            int q = 0;\n",
     "            if (s != 0.0f) {\n",
     "                const float t = floorf((x[r][jj] - m) / s + 0.5f);\n",
@@ -1295,6 +1331,20 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            if (c % GS == 0) sm[c / GS] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);\n",
     "        }\n",
     "        __syncwarp();\n",
+    "        if (OSCAR_GAIN && gain) { // every lane sums each group in column order (values by shuffle, codes from c8)\n",
+    "            double xx = 0.0, xh = 0.0;\n",
+    "#pragma unroll\n",
+    "            for (int c = 0; c < D; c++) {\n",
+    "                const float v = __shfl_sync(0xffffffffu, x0[OSCAR_GAIN \? r : 0][OSCAR_GAIN \? c / 32 : 0], c % 32);\n",
+    "                const float sc = __shfl_sync(0xffffffffu, gsv[c / 32], c % 32), mn = __shfl_sync(0xffffffffu, gmv[c / 32], c % 32);\n",
+    "                oscar__gain_acc(xx, xh, v, c8[c], sc, mn);\n",
+    "                if (c % GS == GS - 1) {\n",
+    "                    const oscar_u32 w = oscar__gain_sm(xx, xh, sc, mn, (oscar_u32)oscar_f32_to_f16(sc) | ((oscar_u32)oscar_f32_to_f16(mn) << 16));\n",
+    "                    if (lane == 0) sm[c / GS] = w;\n",
+    "                    xx = 0.0, xh = 0.0;\n",
+    "                }\n",
+    "            }\n",
+    "        }\n",
     "        for (int b = lane; b < D / 4; b += 32)\n",
     "            codes[b] = (oscar_u8)(c8[b] | (c8[b + D / 4] << 2) | (c8[b + D / 2] << 4) | (c8[b + 3 * D / 4] << 6));\n",
     "    }\n",
@@ -1469,6 +1519,11 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &p, oscar_u32 (&w)[16], bool store, int page, int head, int isv, int pos, int t, int lane) {\n",
     "    // ---- clip: thr = the (D - idx)-th largest |x|, with multiplicity ----\n",
     "    const int idx = oscar__clip_idx(isv \? p.v_clip : p.k_clip);\n",
+    "    const bool gain = (OSCAR_GAIN & (isv \? 2 : 1)) != 0;\n",
+    "    oscar_u32 w0[OSCAR_GAIN \? 16 : 1]; // the unclipped values (gain encoder)\n",
+    "    if (OSCAR_GAIN)\n",
+    "#pragma unroll\n",
+    "        for (int j = 0; j < 16; j++) w0[OSCAR_GAIN \? j : 0] = w[j];\n",
     "    if (idx >= 0) {\n",
     "        const int k = D - idx;\n",
     "        oscar_u32 a[16], m2 = 0u;\n",
@@ -1591,6 +1646,29 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        }\n",
     "        pb0[i] = __byte_perm(b0[0], b0[1], 0x6420u); // byte e: 0xff where bit 0 of value e's code is set\n",
     "        pb1[i] = __byte_perm(b1[0], b1[1], 0x6420u);\n",
+    "    }\n",
+    "    if (OSCAR_GAIN && gain) {\n",
+    "        // the row's columns in order: run i of lane t holds columns 4 FT i + 4 t + e (e < 4); each lane of\n",
+    "        // the row sums every group (the run's values and code bits by shuffle from the row's lane t)\n",
+    "        double xx = 0.0, xh = 0.0;\n",
+    "#pragma unroll\n",
+    "        for (int i = 0; i < 8; i++)\n",
+    "#pragma unroll\n",
+    "            for (int tt = 0; tt < FT; tt++) {\n",
+    "                const int src = (lane & ~(FT - 1)) | tt;\n",
+    "                const oscar_u32 v01 = __shfl_sync(0xffffffffu, w0[OSCAR_GAIN \? 2 * i : 0], src), v23 = __shfl_sync(0xffffffffu, w0[OSCAR_GAIN \? 2 * i + 1 : 0], src);\n",
+    "                const oscar_u32 cb = __shfl_sync(0xffffffffu, (pb0[i] & 0x01010101u) | (pb1[i] & 0x02020202u), src); // byte e: code of value e\n",
+    "                const int c0 = 4 * FT * i + 4 * tt, g = c0 / GS;\n",
+    "#pragma unroll\n",
+    "                for (int e = 0; e < 4; e++) {\n",
+    "                    const float v = oscar__bh(e < 2 \? v01 : v23, e & 1);\n",
+    "                    oscar__gain_acc(xx, xh, v, (int)((cb >> (8 * e)) & 3u), gs[g], gm[g]);\n",
+    "                }\n",
+    "                if ((c0 + 4) % GS == 0) {\n",
+    "                    smw[g] = oscar__gain_sm(xx, xh, gs[g], gm[g], smw[g]);\n",
+    "                    xx = 0.0, xh = 0.0;\n",
+    "                }\n",
+    "            }\n",
     "    }\n",
     "    if (store) {\n",
     "        oscar_u32 *sm;\n",
@@ -4408,6 +4486,7 @@ static int oscar__variant_options(int program, const oscar_cuda_variant *v, char
         if (v->hsplit > 1) snprintf(buf[n], 48, "-DOSCAR_HSPLIT=%d", v->hsplit), n++;
     }
     if (program == OSCAR_CUDA_PROG_APPEND && v->center) snprintf(buf[n], 48, "-DOSCAR_CENTER=1"), n++;
+    if (program == OSCAR_CUDA_PROG_APPEND && (v->gain & 3)) snprintf(buf[n], 48, "-DOSCAR_GAIN=%d", v->gain & 3), n++;
     for (int i = 0; i < n; i++) opts[i] = buf[i];
     if (program == OSCAR_CUDA_PROG_APPEND) opts[n++] = "--fmad=false";
     return n;
@@ -4795,7 +4874,8 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     v.gqa = 1;
     v.int2 = kv->int2;
     v.page_size = kv->P;
-    v.center = kv->cfg.center == OSCAR_CENTER_MEAN; /* its own module: the other caches' kernels stay as they were */
+    v.center = kv->cfg.center == OSCAR_CENTER_MEAN; /* own modules: the other caches' kernels stay as they were */
+    v.gain = kv->int2 ? (kv->cfg.k_gain ? 1 : 0) | (kv->cfg.v_gain ? 2 : 0) : 0;
     rc = oscar__get_module(cu, OSCAR_CUDA_PROG_APPEND, &v, &kv->mod_append);
     if (rc) return oscar__kv_fail(kv, rc);
     {
@@ -4861,10 +4941,6 @@ OSCAR_API int oscar_cuda_kv_init(oscar_cuda_kv *kv, oscar_cuda *cu, const oscar_
     }
     if (c.center == OSCAR_CENTER_ROPE) {
         snprintf(kv->msg, sizeof kv->msg, "the GPU cache does not center K before RoPE yet (oscar_kv_config.center 2 is CPU-only; 1 runs on the GPU)");
-        return OSCAR_ERR_INVALID_ARG;
-    }
-    if (c.k_gain || c.v_gain) {
-        snprintf(kv->msg, sizeof kv->msg, "the GPU write path has no gain encoder (oscar_kv_config.k_gain / v_gain are CPU-only)");
         return OSCAR_ERR_INVALID_ARG;
     }
     d = c.head_dim;

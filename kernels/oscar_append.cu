@@ -43,6 +43,9 @@
 #if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)
 #error "unsupported head dim / group size"
 #endif
+#ifndef OSCAR_GAIN
+#define OSCAR_GAIN 0 // bit 0 / 1: K / V history rows through the gain encoder (OSCAR_INT2_GAIN; cfg.k_gain / v_gain)
+#endif
 #ifndef OSCAR_CENTER
 #define OSCAR_CENTER 0 // 1: the input rows less the cache's means (kmean / vmean), before anything else (cfg.center 1)
 #endif
@@ -140,10 +143,37 @@ static __device__ __forceinline__ void oscar__wht_row(float (&x)[NC], int lane) 
 
 // the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation
 // sequence as the CPU reference
+// the gain encoder (OSCAR_INT2_GAIN, as the CPU's oscar_int2_quantize_row_ex): over a group, in column
+// order, xx += x0^2 and xh += x0 h in double (x0 the unclipped value, h = min + q scale in fp32: both
+// products exact, so the CPU's fused or unfused forms agree); then scale and min times gamma = xx / xh
+// clamped to [0.5, 2] where both sums are positive, unless either leaves the fp16 range
+static __device__ __forceinline__ void oscar__gain_acc(double &xx, double &xh, float x0, int q, float sc, float mn) {
+    const float h = __fadd_rn(mn, __fmul_rn((float)q, sc));
+    xx = __dadd_rn(xx, __dmul_rn((double)x0, (double)x0));
+    xh = __dadd_rn(xh, __dmul_rn((double)x0, (double)h));
+}
+static __device__ __forceinline__ oscar_u32 oscar__gain_sm(double xx, double xh, float sc, float mn, oscar_u32 smw) {
+    if (xh > 0.0 && xx > 0.0) {
+        double gam = __ddiv_rn(xx, xh);
+        gam = gam < 0.5 ? 0.5 : (gam > 2.0 ? 2.0 : gam);
+        const oscar_u16 hs = oscar_f32_to_f16(__double2float_rn(__dmul_rn((double)sc, gam)));
+        const oscar_u16 hm = oscar_f32_to_f16(__double2float_rn(__dmul_rn((double)mn, gam)));
+        if ((hs & 0x7c00u) != 0x7c00u && (hm & 0x7c00u) != 0x7c00u) return (oscar_u32)hs | ((oscar_u32)hm << 16);
+    }
+    return smw;
+}
+
 template <int NR>
 static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,
                                                     const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {
     const int idx = oscar__clip_idx(isv ? p.v_clip : p.k_clip);
+    const bool gain = (OSCAR_GAIN & (isv ? 2 : 1)) != 0;
+    float x0[OSCAR_GAIN ? NR : 1][OSCAR_GAIN ? NC : 1]; // the unclipped values (gain encoder)
+    if (OSCAR_GAIN)
+#pragma unroll
+        for (int r = 0; r < NR; r++)
+#pragma unroll
+            for (int jj = 0; jj < NC; jj++) x0[OSCAR_GAIN ? r : 0][OSCAR_GAIN ? jj : 0] = x[r][jj];
     if (idx >= 0) {
         // thr = a[idx] of the ascending |x| = the (D - idx)-th largest, counted with multiplicity
         // (bit patterns of non-negative floats order like the floats)
@@ -338,12 +368,14 @@ static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p
         oscar_u32 *sm;
         oscar_u8 *codes = oscar__page_row(p, page[r], head, isv, pos[r], &sm);
         oscar_u8 *c8 = cs + r * D;
+        float gsv[NC], gmv[NC]; // this lane's columns' stored scale and min (gain encoder)
 #pragma unroll
         for (int jj = 0; jj < NC; jj++) {
             const int c = lane + 32 * jj;
             const float scale = (gmx[jj] - gmn[jj]) / 3.0f;
             const oscar_u16 s16 = oscar_f32_to_f16(scale), m16 = oscar_f32_to_f16(gmn[jj]);
             const float s = oscar_f16_to_f32(s16), m = oscar_f16_to_f32(m16);
+            gsv[jj] = s, gmv[jj] = m;
             int q = 0;
             if (s != 0.0f) {
                 const float t = floorf((x[r][jj] - m) / s + 0.5f);
@@ -353,6 +385,20 @@ static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p
             if (c % GS == 0) sm[c / GS] = (oscar_u32)s16 | ((oscar_u32)m16 << 16);
         }
         __syncwarp();
+        if (OSCAR_GAIN && gain) { // every lane sums each group in column order (values by shuffle, codes from c8)
+            double xx = 0.0, xh = 0.0;
+#pragma unroll
+            for (int c = 0; c < D; c++) {
+                const float v = __shfl_sync(0xffffffffu, x0[OSCAR_GAIN ? r : 0][OSCAR_GAIN ? c / 32 : 0], c % 32);
+                const float sc = __shfl_sync(0xffffffffu, gsv[c / 32], c % 32), mn = __shfl_sync(0xffffffffu, gmv[c / 32], c % 32);
+                oscar__gain_acc(xx, xh, v, c8[c], sc, mn);
+                if (c % GS == GS - 1) {
+                    const oscar_u32 w = oscar__gain_sm(xx, xh, sc, mn, (oscar_u32)oscar_f32_to_f16(sc) | ((oscar_u32)oscar_f32_to_f16(mn) << 16));
+                    if (lane == 0) sm[c / GS] = w;
+                    xx = 0.0, xh = 0.0;
+                }
+            }
+        }
         for (int b = lane; b < D / 4; b += 32)
             codes[b] = (oscar_u8)(c8[b] | (c8[b + D / 4] << 2) | (c8[b + D / 2] << 4) | (c8[b + 3 * D / 4] << 6));
     }
@@ -527,6 +573,11 @@ static __device__ __forceinline__ void oscar__fring(const oscar_append_params &p
 static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &p, oscar_u32 (&w)[16], bool store, int page, int head, int isv, int pos, int t, int lane) {
     // ---- clip: thr = the (D - idx)-th largest |x|, with multiplicity ----
     const int idx = oscar__clip_idx(isv ? p.v_clip : p.k_clip);
+    const bool gain = (OSCAR_GAIN & (isv ? 2 : 1)) != 0;
+    oscar_u32 w0[OSCAR_GAIN ? 16 : 1]; // the unclipped values (gain encoder)
+    if (OSCAR_GAIN)
+#pragma unroll
+        for (int j = 0; j < 16; j++) w0[OSCAR_GAIN ? j : 0] = w[j];
     if (idx >= 0) {
         const int k = D - idx;
         oscar_u32 a[16], m2 = 0u;
@@ -649,6 +700,29 @@ static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &
         }
         pb0[i] = __byte_perm(b0[0], b0[1], 0x6420u); // byte e: 0xff where bit 0 of value e's code is set
         pb1[i] = __byte_perm(b1[0], b1[1], 0x6420u);
+    }
+    if (OSCAR_GAIN && gain) {
+        // the row's columns in order: run i of lane t holds columns 4 FT i + 4 t + e (e < 4); each lane of
+        // the row sums every group (the run's values and code bits by shuffle from the row's lane t)
+        double xx = 0.0, xh = 0.0;
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int tt = 0; tt < FT; tt++) {
+                const int src = (lane & ~(FT - 1)) | tt;
+                const oscar_u32 v01 = __shfl_sync(0xffffffffu, w0[OSCAR_GAIN ? 2 * i : 0], src), v23 = __shfl_sync(0xffffffffu, w0[OSCAR_GAIN ? 2 * i + 1 : 0], src);
+                const oscar_u32 cb = __shfl_sync(0xffffffffu, (pb0[i] & 0x01010101u) | (pb1[i] & 0x02020202u), src); // byte e: code of value e
+                const int c0 = 4 * FT * i + 4 * tt, g = c0 / GS;
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const float v = oscar__bh(e < 2 ? v01 : v23, e & 1);
+                    oscar__gain_acc(xx, xh, v, (int)((cb >> (8 * e)) & 3u), gs[g], gm[g]);
+                }
+                if ((c0 + 4) % GS == 0) {
+                    smw[g] = oscar__gain_sm(xx, xh, gs[g], gm[g], smw[g]);
+                    xx = 0.0, xh = 0.0;
+                }
+            }
     }
     if (store) {
         oscar_u32 *sm;

@@ -142,7 +142,7 @@ static void test_loader_errors(void) {
 static void test_disk_cache(void) {
     oscar_cuda cu;
     oscar_cuda_config cc;
-    oscar_cuda_variant v = {64, 32, 2, 1, 64, 0, 0};
+    oscar_cuda_variant v = {64, 32, 2, 1, 64, 0, 0, 0};
     char dir[128], path[400], cmd[300];
     size_t b1 = 0, b2 = 0;
     int rc, found = 0;
@@ -231,7 +231,7 @@ static int test_compile(void) {
     }
     /* PTX path */
     {
-        oscar_cuda_variant v = {128, 128, 4, 1, 64, 0, 0};
+        oscar_cuda_variant v = {128, 128, 4, 1, 64, 0, 0, 0};
         rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_DECODE, &v, 90, 1, &bytes);
         CHECK(rc == OSCAR_OK && bytes > 0, "PTX compile: %d %s", rc, cu.msg);
         v.head_dim = 96;
@@ -266,9 +266,16 @@ static int test_compile(void) {
                     jobs[n].arch = archs[a];
                     jobs[n].v = v;
                     n++;
-                    if (m && gi == 0) { /* the append module of caches that center rows (cfg.center 1) */
+                    if (m && gi == 0) { /* the append modules of caches that center rows (cfg.center 1), and
+                                           with the gain encoder on K and V (and centered) or on K only */
                         jobs[n] = jobs[n - 1];
                         jobs[n].v.center = 1;
+                        n++;
+                        jobs[n] = jobs[n - 1];
+                        jobs[n].v.gain = 3;
+                        n++;
+                        jobs[n] = jobs[n - 2];
+                        jobs[n].v.gain = 1;
                         n++;
                     }
                     for (G = 0; G < 4; G++) {
@@ -282,7 +289,7 @@ static int test_compile(void) {
     /* other page sizes change the history tile; query-head groups (hsplit) the block indexing */
     for (a = 0; a < 2; a++)
         for (m = 0; m < 2; m++) {
-            oscar_cuda_variant v = {128, 64, 4, 1, 16, 0, 0}, w = {256, 128, 4, 1, 64, 2, 0};
+            oscar_cuda_variant v = {128, 64, 4, 1, 16, 0, 0, 0}, w = {256, 128, 4, 1, 64, 2, 0, 0};
             v.int2 = m;
             jobs[n].program = OSCAR_CUDA_PROG_DECODE;
             jobs[n].arch = archs[a];
@@ -315,7 +322,7 @@ static int test_compile(void) {
         }
     }
     CHECK(failures == 0, "%d of %d kernel variants failed to compile", failures, n);
-    printf("compiled %d kernel variants (append, decode; d 64/128/256, groups 32/64/128, G 1/3/4/8, int2/bf16, rows centered) for sm_80 and sm_90 in %.1f s in %d processes\n", n, now_s() - t0, nth);
+    printf("compiled %d kernel variants (append, decode; d 64/128/256, groups 32/64/128, G 1/3/4/8, int2/bf16, rows centered, gain encoder) for sm_80 and sm_90 in %.1f s in %d processes\n", n, now_s() - t0, nth);
     return 0;
 }
 
@@ -333,6 +340,7 @@ typedef struct tcase {
     int fork;     /* also fork sequence 0 and grow both */
     int hsplit;   /* oscar_cuda_kv.hsplit: 0 automatic (d 64/128 with G > 8: groups of 3-8 heads), 1 never, n: n groups */
     int center;   /* 1: rows stored less random calibration means (cfg.center 1; INT2 with rotations) */
+    int gain;     /* bit 0 / 1: cfg.k_gain / v_gain (the gain encoder on K / V history rows) */
 } tcase;
 
 static void random_orthogonal(float *R, int d) {
@@ -740,8 +748,9 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
     double worst = 0.0, t0 = now_s();
     memset(&hs, 0, sizeof hs);
     hs.cu = cu;
-    snprintf(name, sizeof name, "%s[d%d g%d G%d %s rot%d%s%s%s]", tc->name, tc->d, tc->g, tc->G, tc->int2 ? "int2" : "bf16", tc->rot, tc->absorb_v ? " absorb" : "",
-             tc->hsplit == 1 ? " nosplit" : tc->hsplit == 2 ? " hs2" : tc->hsplit == 4 ? " hs4" : "", tc->center ? " center" : "");
+    snprintf(name, sizeof name, "%s[d%d g%d G%d %s rot%d%s%s%s%s]", tc->name, tc->d, tc->g, tc->G, tc->int2 ? "int2" : "bf16", tc->rot, tc->absorb_v ? " absorb" : "",
+             tc->hsplit == 1 ? " nosplit" : tc->hsplit == 2 ? " hs2" : tc->hsplit == 4 ? " hs4" : "", tc->center ? " center" : "",
+             tc->gain == 3 ? " gain" : tc->gain == 1 ? " kgain" : tc->gain == 2 ? " vgain" : "");
     if (g_only && !strstr(name, g_only)) return;
     memset(&cfg, 0, sizeof cfg);
     cfg.n_layers = tc->L;
@@ -768,6 +777,8 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
         cfg.k_balance = tc->rot == 5;
         cfg.center = tc->center ? OSCAR_CENTER_MEAN : OSCAR_CENTER_NONE;
     }
+    cfg.k_gain = tc->int2 && (tc->gain & 1);
+    cfg.v_gain = tc->int2 && (tc->gain & 2);
     hs.gen.d = tc->d;
     hs.gen.Hkv = tc->Hkv;
     for (i = 0; i < 4; i++) {
@@ -1195,11 +1206,6 @@ static void test_device_oom(oscar_cuda *cu) {
         rc = oscar_cuda_kv_init(&kv, cu, &cfg);
         CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "v_group_size") != NULL, "v_group_size on the GPU: %d %s", rc, kv.msg);
         oscar_cuda_kv_free(&kv);
-        memset(&cfg, 0, sizeof cfg); /* the gain encoder: CPU only */
-        cfg.n_layers = 2, cfg.n_kv_heads = 2, cfg.head_dim = 64, cfg.mode = OSCAR_KV_INT2, cfg.k_gain = 1;
-        rc = oscar_cuda_kv_init(&kv, cu, &cfg);
-        CHECK(rc == OSCAR_ERR_INVALID_ARG && strstr(kv.msg, "k_gain") != NULL, "k_gain on the GPU: %d %s", rc, kv.msg);
-        oscar_cuda_kv_free(&kv);
         memset(&cfg, 0, sizeof cfg); /* the K balance without one in the rotations (the shared check) */
         cfg.n_layers = 2, cfg.n_kv_heads = 2, cfg.head_dim = 64, cfg.mode = OSCAR_KV_INT2, cfg.k_balance = 1;
         rc = oscar_cuda_kv_init(&kv, cu, &cfg);
@@ -1219,7 +1225,7 @@ static void test_device_oom(oscar_cuda *cu) {
     CHECK(free1 + ((size_t)64 << 20) >= free0, "device memory leaked by failed inits: free %.1f MiB before, %.1f after", (double)free0 / 1048576.0, (double)free1 / 1048576.0);
     /* 4: the context keeps working: a smaller cache against the CPU reference */
     {
-        tcase t = {"device oom: after", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 2, {70, 700}, 0, 0, 0};
+        tcase t = {"device oom: after", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 2, {70, 700}, 0, 0, 0, 0};
         run_case(cu, &t);
     }
     if (g_fail == fails0) printf("ok   %-52s free before %.0f MiB, after %.0f MiB\n", "device oom (error, no leak, context usable)", (double)free0 / 1048576.0, (double)free1 / 1048576.0);
@@ -1401,12 +1407,12 @@ static void test_gpu(int quick) {
            cu.ptx ? "PTX" : "CUBIN", cu.arch);
     memset(cases, 0, sizeof cases);
     if (quick) {
-        tcase a = {"quick", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 3, {1, 65, 400}, 1, 0, 0};
-        tcase b = {"quick", 64, 32, 1, 3, 0, 1, 0, 0, 0, 0, 0, 2, {63, 330}, 0, 0, 0};
-        tcase c = {"quick", 256, 32, 1, 8, 1, 1, 3, 1, 0, 0, 0, 2, {64, 321}, 0, 0, 0};
-        tcase h = {"quick", 128, 128, 2, 16, 1, 2, 3, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0, 0};
-        tcase e = {"quick", 128, 128, 2, 4, 1, 1, 1, 0, 0, 0, 0, 2, {65, 700}, 0, 0, 1};
-        tcase f = {"quick", 64, 64, 2, 3, 1, 1, 2, 0, 0, 0, 0, 2, {70, 500}, 0, 0, 1};
+        tcase a = {"quick", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 3, {1, 65, 400}, 1, 0, 0, 0};
+        tcase b = {"quick", 64, 32, 1, 3, 0, 1, 0, 0, 0, 0, 0, 2, {63, 330}, 0, 0, 0, 0};
+        tcase c = {"quick", 256, 32, 1, 8, 1, 1, 3, 1, 0, 0, 0, 2, {64, 321}, 0, 0, 0, 0};
+        tcase h = {"quick", 128, 128, 2, 16, 1, 2, 3, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0, 0, 0};
+        tcase e = {"quick", 128, 128, 2, 4, 1, 1, 1, 0, 0, 0, 0, 2, {65, 700}, 0, 0, 1, 0};
+        tcase f = {"quick", 64, 64, 2, 3, 1, 1, 2, 0, 0, 0, 0, 2, {70, 500}, 0, 0, 1, 3};
         cases[n++] = h;
         cases[n++] = e;
         cases[n++] = f;
@@ -1418,7 +1424,7 @@ static void test_gpu(int quick) {
         for (di = 0; di < 3; di++)
             for (gi = 0; gi < 3; gi++)
                 for (G = 0; G < 4; G++) {
-                    tcase t = {"grid", 0, 0, 2, 0, 1, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0, 0};
+                    tcase t = {"grid", 0, 0, 2, 0, 1, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0, 0, 0};
                     if (groups[gi] > dims[di]) continue;
                     t.d = dims[di];
                     t.g = groups[gi];
@@ -1430,45 +1436,51 @@ static void test_gpu(int quick) {
                 }
         for (di = 0; di < 3; di++)
             for (G = 0; G < 4; G++) {
-                tcase t = {"grid", 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0, 0};
+                tcase t = {"grid", 0, 0, 2, 0, 0, 2, 0, 0, 0, 0, 0, 7, {1, 63, 64, 65, 320, 321, 700}, 0, 0, 0, 0};
                 t.d = dims[di];
                 t.G = gqas[G];
                 cases[n++] = t;
             }
         {
-            tcase t1 = {"long", 128, 128, 2, 4, 1, 1, 3, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0, 0};
-            tcase t2 = {"long", 128, 128, 2, 4, 0, 1, 0, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0, 0};
-            tcase t3 = {"long", 256, 32, 1, 8, 1, 1, 1, 0, 0, 0, 0, 2, {4097, 5000}, 0, 0, 0};
-            tcase t4 = {"long", 64, 64, 3, 3, 1, 1, 4, 1, 0, 0, 0, 1, {4097}, 0, 0, 0};
-            tcase t5 = {"long", 256, 128, 2, 2, 1, 2, 3, 0, 0, 0, 0, 3, {4097, 9000, 300}, 1, 0, 0};
-            tcase t6 = {"long", 256, 64, 2, 8, 1, 1, 1, 0, 0, 0, 0, 2, {5000, 700}, 0, 0, 0};
-            tcase t7 = {"long", 256, 128, 1, 4, 0, 1, 0, 0, 0, 0, 0, 2, {5000, 700}, 0, 0, 0};
-            tcase b1 = {"balance", 64, 64, 3, 3, 1, 2, 5, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0, 0};
-            tcase b2 = {"balance", 128, 128, 2, 4, 1, 2, 5, 1, 0, 0, 0, 2, {1000, 321}, 0, 0, 0};
+            tcase t1 = {"long", 128, 128, 2, 4, 1, 1, 3, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0, 0, 0};
+            tcase t2 = {"long", 128, 128, 2, 4, 0, 1, 0, 0, 0, 0, 0, 2, {4097, 32768}, 0, 0, 0, 0};
+            tcase t3 = {"long", 256, 32, 1, 8, 1, 1, 1, 0, 0, 0, 0, 2, {4097, 5000}, 0, 0, 0, 0};
+            tcase t4 = {"long", 64, 64, 3, 3, 1, 1, 4, 1, 0, 0, 0, 1, {4097}, 0, 0, 0, 0};
+            tcase t5 = {"long", 256, 128, 2, 2, 1, 2, 3, 0, 0, 0, 0, 3, {4097, 9000, 300}, 1, 0, 0, 0};
+            tcase t6 = {"long", 256, 64, 2, 8, 1, 1, 1, 0, 0, 0, 0, 2, {5000, 700}, 0, 0, 0, 0};
+            tcase t7 = {"long", 256, 128, 1, 4, 0, 1, 0, 0, 0, 0, 0, 2, {5000, 700}, 0, 0, 0, 0};
+            tcase b1 = {"balance", 64, 64, 3, 3, 1, 2, 5, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0, 0, 0};
+            tcase b2 = {"balance", 128, 128, 2, 4, 1, 2, 5, 1, 0, 0, 0, 2, {1000, 321}, 0, 0, 0, 0};
             /* rows stored less their means (cfg.center 1): H rows (the fast transform), dense fitted rows
                with R_v absorbed, the K balance with it, per-head rotations at G 8 */
-            tcase c1 = {"center", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0, 1};
-            tcase c2 = {"center", 64, 64, 3, 3, 1, 2, 4, 1, 0, 0, 0, 2, {2000, 321}, 0, 0, 1};
-            tcase c3 = {"center", 128, 64, 2, 4, 1, 1, 5, 0, 0, 0, 0, 2, {1500, 64}, 0, 0, 1};
-            tcase c4 = {"center", 128, 128, 2, 8, 1, 2, 3, 0, 0, 0, 0, 2, {999, 4097}, 0, 0, 1};
-            tcase f1 = {"fork", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 2, {1000, 70}, 1, 0, 0};
-            tcase f2 = {"fork", 64, 64, 2, 3, 0, 2, 0, 0, 0, 0, 0, 2, {333, 5}, 1, 0, 0};
-            tcase p1 = {"layout", 128, 32, 2, 4, 1, 2, 1, 0, OSCAR_NONE, OSCAR_NONE, 16, 4, {1, 15, 16, 300}, 1, 0, 0};
-            tcase p2 = {"layout", 64, 64, 2, 2, 1, 1, 2, 0, 5, 32, 32, 4, {4, 5, 70, 600}, 0, 0, 0};
-            tcase p3 = {"layout", 128, 128, 1, 4, 1, 1, 2, 0, 0, 256, 128, 3, {320, 449, 1111}, 0, 0, 0};
-            tcase p4 = {"layout", 128, 128, 2, 4, 0, 1, 0, 0, 7, 48, 48, 3, {6, 100, 999}, 1, 0, 0};
+            tcase c1 = {"center", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0, 1, 0};
+            tcase c2 = {"center", 64, 64, 3, 3, 1, 2, 4, 1, 0, 0, 0, 2, {2000, 321}, 0, 0, 1, 0};
+            tcase c3 = {"center", 128, 64, 2, 4, 1, 1, 5, 0, 0, 0, 0, 2, {1500, 64}, 0, 0, 1, 0};
+            tcase c4 = {"center", 128, 128, 2, 8, 1, 2, 3, 0, 0, 0, 0, 2, {999, 4097}, 0, 0, 1, 0};
+            /* the gain encoder: H rows (packed-BF16 codec), dense rows with the K balance and centering
+               (the demo's configuration less center 2), groups of 16 (the warp-per-row codec), K only */
+            tcase e1 = {"gain", 128, 128, 2, 4, 1, 2, 1, 0, 0, 0, 0, 3, {4097, 700, 65}, 1, 0, 0, 3};
+            tcase e2 = {"gain", 64, 64, 3, 3, 1, 2, 5, 0, 0, 0, 0, 2, {2000, 321}, 0, 0, 1, 3};
+            tcase e3 = {"gain", 128, 16, 2, 4, 1, 1, 2, 0, 0, 0, 0, 2, {1500, 64}, 0, 0, 0, 3};
+            tcase e4 = {"gain", 256, 64, 1, 4, 1, 1, 4, 1, 0, 0, 0, 2, {999, 700}, 0, 0, 0, 1};
+            tcase f1 = {"fork", 128, 64, 2, 4, 1, 2, 2, 0, 0, 0, 0, 2, {1000, 70}, 1, 0, 0, 0};
+            tcase f2 = {"fork", 64, 64, 2, 3, 0, 2, 0, 0, 0, 0, 0, 2, {333, 5}, 1, 0, 0, 0};
+            tcase p1 = {"layout", 128, 32, 2, 4, 1, 2, 1, 0, OSCAR_NONE, OSCAR_NONE, 16, 4, {1, 15, 16, 300}, 1, 0, 0, 0};
+            tcase p2 = {"layout", 64, 64, 2, 2, 1, 1, 2, 0, 5, 32, 32, 4, {4, 5, 70, 600}, 0, 0, 0, 0};
+            tcase p3 = {"layout", 128, 128, 1, 4, 1, 1, 2, 0, 0, 256, 128, 3, {320, 449, 1111}, 0, 0, 0, 0};
+            tcase p4 = {"layout", 128, 128, 2, 4, 0, 1, 0, 0, 7, 48, 48, 3, {6, 100, 999}, 1, 0, 0, 0};
             /* 8 sequences of mixed lengths, with and without rotations */
-            tcase w1 = {"batch8", 128, 64, 2, 4, 1, 1, 3, 0, 0, 0, 0, 8, {1, 70, 300, 321, 500, 64, 65, 999}, 0, 0, 0};
-            tcase w2 = {"batch8", 64, 64, 2, 3, 0, 1, 0, 0, 0, 0, 0, 8, {5, 70, 300, 321, 500, 64, 65, 999}, 0, 0, 0};
+            tcase w1 = {"batch8", 128, 64, 2, 4, 1, 1, 3, 0, 0, 0, 0, 8, {1, 70, 300, 321, 500, 64, 65, 999}, 0, 0, 0, 0};
+            tcase w2 = {"batch8", 64, 64, 2, 3, 0, 1, 0, 0, 0, 0, 0, 8, {5, 70, 300, 321, 500, 64, 65, 999}, 0, 0, 0, 0};
             /* G > 4 as groups of 4 query heads (per-head rotations: each group must take its KV head's),
                the same without the split, G 16 (4 groups), and d 64 */
-            tcase h1 = {"hsplit", 128, 128, 3, 8, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 2, 0};
-            tcase h2 = {"hsplit", 128, 128, 3, 16, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 0, 0};
-            tcase h3 = {"hsplit", 128, 64, 2, 16, 1, 2, 2, 1, 0, 0, 0, 3, {700, 65, 2000}, 0, 4, 0};
-            tcase h4 = {"hsplit", 64, 32, 4, 8, 1, 2, 3, 0, 0, 0, 0, 4, {333, 1, 1500, 64}, 0, 2, 0};
-            tcase h5 = {"hsplit", 128, 128, 2, 24, 0, 2, 0, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0, 0};
-            tcase h6 = {"hsplit", 64, 64, 2, 12, 1, 1, 0, 0, 0, 0, 0, 2, {70, 3000}, 0, 0, 0};
-            tcase h7 = {"hsplit", 128, 128, 2, 16, 1, 1, 3, 0, 0, 0, 0, 2, {321, 3000}, 0, 1, 0};
+            tcase h1 = {"hsplit", 128, 128, 3, 8, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 2, 0, 0};
+            tcase h2 = {"hsplit", 128, 128, 3, 16, 1, 2, 3, 0, 0, 0, 0, 5, {1, 321, 999, 4097, 64}, 1, 0, 0, 0};
+            tcase h3 = {"hsplit", 128, 64, 2, 16, 1, 2, 2, 1, 0, 0, 0, 3, {700, 65, 2000}, 0, 4, 0, 0};
+            tcase h4 = {"hsplit", 64, 32, 4, 8, 1, 2, 3, 0, 0, 0, 0, 4, {333, 1, 1500, 64}, 0, 2, 0, 0};
+            tcase h5 = {"hsplit", 128, 128, 2, 24, 0, 2, 0, 0, 0, 0, 0, 3, {1, 999, 4097}, 0, 0, 0, 0};
+            tcase h6 = {"hsplit", 64, 64, 2, 12, 1, 1, 0, 0, 0, 0, 0, 2, {70, 3000}, 0, 0, 0, 0};
+            tcase h7 = {"hsplit", 128, 128, 2, 16, 1, 1, 3, 0, 0, 0, 0, 2, {321, 3000}, 0, 1, 0, 0};
             cases[n++] = w1;
             cases[n++] = w2;
             cases[n++] = h1;
@@ -1491,6 +1503,10 @@ static void test_gpu(int quick) {
             cases[n++] = c2;
             cases[n++] = c3;
             cases[n++] = c4;
+            cases[n++] = e1;
+            cases[n++] = e2;
+            cases[n++] = e3;
+            cases[n++] = e4;
             cases[n++] = f1;
             cases[n++] = f2;
             cases[n++] = p1;
