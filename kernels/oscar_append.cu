@@ -141,8 +141,6 @@ static __device__ __forceinline__ void oscar__wht_row(float (&x)[NC], int lane) 
     for (int jj = 0; jj < NC; jj++) x[jj] = __fmul_rn(x[jj], sc);
 }
 
-// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation
-// sequence as the CPU reference
 // the gain encoder (OSCAR_INT2_GAIN, as the CPU's oscar_int2_quantize_row_ex): over a group, in column
 // order, xx += x0^2 and xh += x0 h in double (x0 the unclipped value, h = min + q scale in fp32: both
 // products exact, so the CPU's fused or unfused forms agree); then scale and min times gamma = xx / xh
@@ -163,6 +161,8 @@ static __device__ __forceinline__ oscar_u32 oscar__gain_sm(double xx, double xh,
     return smw;
 }
 
+// the INT2 codec (SPEC section 4) for NR rows of one (head, K|V), all to pages; same fp32 operation
+// sequence as the CPU reference
 template <int NR>
 static __device__ __forceinline__ void oscar__codec(const oscar_append_params &p, float (&x)[NR][NC], int isv, int head,
                                                     const int (&pos)[NR], const int (&page)[NR], oscar_u8 *cs, int lane) {
@@ -745,6 +745,10 @@ static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &
 // units (8 bytes) XOR-swizzled by row & 7, so that the MMA layout's stores and the codec's row
 // reads spread over the banks
 static __device__ __forceinline__ int oscar__ysw(int row, int col) { return row * (D / 2) + ((((col >> 2) ^ (row & 7))) << 1) + ((col >> 1) & 1); }
+// cfg.center 1 modules: the mean of (layer, head, K|V) the input rows are stored less (0 in other modules)
+static __device__ __forceinline__ const float *oscar__mean_row(const oscar_append_params &p, int isv, int head) {
+    return OSCAR_CENTER ? (const float *)(isv ? p.vmean : p.kmean) + ((size_t)p.layer * p.Hkv + head) * D : (const float *)0;
+}
 #if OSCAR_INT2
 static __device__ __forceinline__ float4 oscar__ld4(const float *a, bool aligned) {
     return aligned ? *(const float4 *)a : make_float4(a[0], a[1], a[2], a[3]);
@@ -791,16 +795,6 @@ static __device__ __forceinline__ void oscar__wgmma(int (&c)[CNT][4], const osca
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(bd), "r"(acc));
 }
 #endif
-// Y = X . R for the tile's input rows, as the CPU's oscar_rotate_row_q14 computes it, rounded to
-// BF16 into ys (oscar__ysw: [TR][D / 2] words, 4-column units swizzled by row); per row the sum of
-// squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / WPT) .. +16 and
-// n-tiles (w % WPT) NNT .. +NNT; lane (g, t) holds rows g and g + 8 (the mma layouts: A elements
-// (row, 4 t + i) and (row, 16 + 4 t + i) per k step; accumulators (row, 8 n + 2 t + {0, 1})). Rows
-// past the launch or without input (window rows; s_job: the tile's jobs) are zeros. Rf: the B fragments in global memory,
-// [KS][D / 8][32 lanes] uint4 {Rh k 4t.., Rh k 16+4t.., Rl k 4t.., Rl k 16+4t..} of column 8 n + g
-// (built by the host from oscar_rotation_q14), read through L1: the blocks of one (head, K|V) are
-// adjacent in the grid and share them there (5% faster at d 128 than a copy to shared memory per
-// tile, kernels/NOTES.md w21).
 // f(a) over the quad's float4s of a flush tile's input row xr (none for a row past the launch's last
 // job), lane t of the quad, in the order pass 2 reads them
 template <bool A16, class F>
@@ -811,6 +805,16 @@ static __device__ __forceinline__ void oscar__row_fold(const float *xr, const fl
 #pragma unroll
             for (int u = 0; u < 2; u++) f(oscar__ld4c(xr, mu, 32 * s + 16 * u + 4 * t, A16));
 }
+// Y = X . R for the tile's input rows, as the CPU's oscar_rotate_row_q14 computes it, rounded to
+// BF16 into ys (oscar__ysw: [TR][D / 2] words, 4-column units swizzled by row); per row the sum of
+// squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / WPT) .. +16 and
+// n-tiles (w % WPT) NNT .. +NNT; lane (g, t) holds rows g and g + 8 (the mma layouts: A elements
+// (row, 4 t + i) and (row, 16 + 4 t + i) per k step; accumulators (row, 8 n + 2 t + {0, 1})). Rows
+// past the launch or without input (window rows; s_job: the tile's jobs) are zeros. Rf: the B fragments in global memory,
+// [KS][D / 8][32 lanes] uint4 {Rh k 4t.., Rh k 16+4t.., Rl k 4t.., Rl k 16+4t..} of column 8 n + g
+// (built by the host from oscar_rotation_q14), read through L1: the blocks of one (head, K|V) are
+// adjacent in the grid and share them there (5% faster at d 128 than a copy to shared memory per
+// tile, kernels/NOTES.md w21).
 template <bool A16> // 16-byte aligned input rows (else one float at a time)
 static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,
                                                             oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
@@ -1007,8 +1011,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job0 = (long long)blockIdx.x * TR;
     const float *X = (const float *)(isv ? p.v : p.k);
-    // cfg.center 1: this (layer, head)'s mean, subtracted from the input rows before anything else (0: none)
-    const float *MU = OSCAR_CENTER ? (const float *)(isv ? p.vmean : p.kmean) + ((size_t)p.layer * p.Hkv + head) * D : (const float *)0;
+    const float *MU = oscar__mean_row(p, isv, head); // subtracted from the input rows before anything else
 #if OSCAR_INT2
     // the B fragments of the layer's (head's) fixed-point rotation, D * D * 2 bytes (H caches: the
     // fp32 matrices, only tested for presence)
@@ -1178,18 +1181,12 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_
     float x[8][4];
     float ss = 0.0f;
     if (valid && src >= 0) {
-        const float4 *row = (const float4 *)((const float *)(isv ? p.v : p.k) + ((size_t)src * p.Hkv + head) * D) + t;
+        // this lane's elements 4 (t + FT i) .. + 3 (compile-time offsets from the lane's base)
+        const float *row = (const float *)((const float4 *)((const float *)(isv ? p.v : p.k) + ((size_t)src * p.Hkv + head) * D) + t);
+        const float *mu = OSCAR_CENTER ? (const float *)((const float4 *)oscar__mean_row(p, isv, head) + t) : (const float *)0;
         float4 v4[8];
 #pragma unroll
-        for (int i = 0; i < 8; i++) v4[i] = row[FT * i];
-        if (OSCAR_CENTER) { // cfg.center 1: the row's mean, subtracted first
-            const float4 *m4 = (const float4 *)((const float *)(isv ? p.vmean : p.kmean) + ((size_t)p.layer * p.Hkv + head) * D) + t;
-#pragma unroll
-            for (int i = 0; i < 8; i++) {
-                const float4 m = __ldg(m4 + FT * i);
-                v4[i] = make_float4(__fsub_rn(v4[i].x, m.x), __fsub_rn(v4[i].y, m.y), __fsub_rn(v4[i].z, m.z), __fsub_rn(v4[i].w, m.w));
-            }
-        }
+        for (int i = 0; i < 8; i++) v4[i] = oscar__ld4c(row, mu, 4 * FT * i, true);
 #pragma unroll
         for (int i = 0; i < 8; i++) {
             x[i][0] = v4[i].x, x[i][1] = v4[i].y, x[i][2] = v4[i].z, x[i][3] = v4[i].w;
