@@ -500,6 +500,7 @@ extern "C" {
 #define OSCAR__CU_ATTR_CC_MINOR 76
 #define OSCAR__CU_ATTR_SMEM_OPTIN 97
 #define OSCAR__CU_FUNC_MAX_DYN_SMEM 8
+#define OSCAR__CU_FUNC_PREFERRED_CARVEOUT 9 /* percent of the SM's unified memory as shared memory */
 
 static void oscar__cuda_msg(char *msg, const char *fmt, const char *a, const char *b, const char *c) {
     snprintf(msg, OSCAR_CUDA_MSG_SIZE, fmt, a ? a : "", b ? b : "", c ? c : "");
@@ -5471,6 +5472,11 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][3], kv->mod_decode[G], "oscar_merge_g");
         if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
+        /* the small kernels ask for the decode's shared-memory split of the SM: an SM that took an
+           oscar_rotate_q block with the default (mostly L1) split cannot take the decode blocks
+           that PDL places beside it until it drains, so a batch-1 grid lost ~30 SMs
+           (kernels/NOTES.md v42). A hint: a driver that refuses it loses nothing but the speed */
+        for (int k = 1; !r && k <= 3; k++) (void)cu->drv.cuFuncSetAttribute(kv->fn_decode[G][k], OSCAR__CU_FUNC_PREFERRED_CARVEOUT, 100);
         if (!r) r = cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_decode[G][0], kv->thr_decode[G], (size_t)smem);
         if (r) {
             kv->mod_decode[G] = NULL;
@@ -5596,6 +5602,14 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
        batch entry, so batches of up to max_seqs) */
     poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * nkh >= 64);
     splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), nkh * n_seqs, max_tiles, kv->splits);
+    /* one sequence of an INT2 cache on kernels that fit 4 blocks per SM: 2.5 blocks per SM. On the
+       H100 at batch 1 (8 KV heads, d 128, G 4), 41 splits took 6-9 % less time in a graph than the
+       63 that fill every slot, from 8K to 128K; 33 lost 5-10 %, and BF16 caches lost 1-2.5 % at 41
+       (kernels/NOTES.md v42) */
+    if (n_seqs == 1 && kv->int2 && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0) {
+        int s1 = 5 * cu->sm_count / 2 / nkh;
+        if (s1 >= 1 && s1 < splits) splits = s1;
+    }
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;
