@@ -5527,6 +5527,21 @@ static int oscar__kv_splits(int slots, int per, int cap, int force) {
     return best;
 }
 
+/* the split count of an attend call: n_seqs sequences of nkh query-head groups, at most cap splits */
+static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh, int cap) {
+    const oscar_cuda *cu = kv->cu;
+    int splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), nkh * n_seqs, cap, kv->splits);
+    /* one sequence of an INT2 cache on kernels that fit 4 blocks per SM: 2.5 blocks per SM. On the
+       H100 at batch 1 (8 KV heads, d 128, G 4), 41 splits took 6-9 % less time in a graph than the
+       63 that fill every slot, from 8K to 128K; 33 lost 5-10 %, and BF16 caches lost 1-2.5 % at 41
+       (kernels/NOTES.md v42) */
+    if (n_seqs == 1 && kv->int2 && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0) {
+        int s1 = 5 * cu->sm_count / 2 / nkh;
+        if (s1 >= 1 && s1 < splits) splits = s1;
+    }
+    return splits;
+}
+
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
     int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh;
@@ -5601,15 +5616,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     /* the merge polls per-KV-head split counts where oscar_decode_w keeps them (counts: a row per
        batch entry, so batches of up to max_seqs) */
     poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * nkh >= 64);
-    splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), nkh * n_seqs, max_tiles, kv->splits);
-    /* one sequence of an INT2 cache on kernels that fit 4 blocks per SM: 2.5 blocks per SM. On the
-       H100 at batch 1 (8 KV heads, d 128, G 4), 41 splits took 6-9 % less time in a graph than the
-       63 that fill every slot, from 8K to 128K; 33 lost 5-10 %, and BF16 caches lost 1-2.5 % at 41
-       (kernels/NOTES.md v42) */
-    if (n_seqs == 1 && kv->int2 && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0) {
-        int s1 = 5 * cu->sm_count / 2 / nkh;
-        if (s1 >= 1 && s1 < splits) splits = s1;
-    }
+    splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles);
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;

@@ -111,11 +111,11 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
     for (f = 0; f < 6; f++) {
         oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
         if (!fn) continue;
-        /* CU_FUNC_ATTRIBUTE_: 0 max threads, 1 static smem, 3 local bytes, 4 registers */
-        printf("diag %-16s regs %3d  static smem %6d B  local %4d B  max threads %4d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
-               oscar__bg_attr(cu, fn, 0));
+        /* CU_FUNC_ATTRIBUTE_: 0 max threads, 1 static smem, 3 local bytes, 4 registers, 9 preferred carveout (%, -1 none) */
+        printf("diag %-16s regs %3d  static smem %6d B  local %4d B  max threads %4d  carveout %d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
+               oscar__bg_attr(cu, fn, 0), oscar__bg_attr(cu, fn, 9));
         if (f == 0) {
-            int per = kv->Hkv * B, splits = oscar__kv_splits(kv->occ_decode[G] * cu->sm_count, per, 1024, kv->splits);
+            int per = kv->Hkv * B, splits = oscar__kv_pick_splits(kv, G, B, kv->Hkv, 1024);
             printf("  dynamic smem %6d B  blocks/SM %d (%d threads)  splits %d  grid %d", kv->smem_decode[G], kv->occ_decode[G], kv->thr_decode[G], splits, splits * per);
         }
         printf("\n");
