@@ -416,6 +416,11 @@ typedef struct oscar_cuda_kv {
                                            KV heads (measured: faster at batch 8-32, slower at batch 1,
                                            kernels/NOTES.md v32); 1: wherever the kernel counts; 2: never
                                            (tests, tuning) */
+    int decode_pdl;                     /* 0 (init): the decode kernel is launched to start while the query
+                                           rotation runs (programmatic dependent launch), except for one
+                                           INT2 sequence of >= 64K tokens, whose decode starts after it
+                                           with 2 blocks per SM; 1: always during; 2: always after (its
+                                           blocks placed on free SMs; tests, tuning) */
     int hsplit;                         /* 0 (init): caches with d 64 or 128 decode a group of G > 8 query
                                            heads as the fewest groups of 3-8 heads (G 16: 2 x 8; d 256:
                                            G > 4 in groups of 3-4), each
@@ -5472,10 +5477,10 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][3], kv->mod_decode[G], "oscar_merge_g");
         if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
-        /* the small kernels ask for the decode's shared-memory split of the SM: an SM that took an
-           oscar_rotate_q block with the default (mostly L1) split cannot take the decode blocks
-           that PDL places beside it until it drains, so a batch-1 grid lost ~30 SMs
-           (kernels/NOTES.md v42). A hint: a driver that refuses it loses nothing but the speed */
+        /* the small kernels ask for the decode's shared-memory split of the SM (the decode grid is
+           placed while oscar_rotate_q runs, and a merge while the decode runs): measured 0.9-1.1 us
+           less per batch-1 call on the H100 with the same splits (kernels/NOTES.md v42; which
+           placement it changes was not found). A hint: a driver that refuses it loses only that */
         for (int k = 1; !r && k <= 3; k++) (void)cu->drv.cuFuncSetAttribute(kv->fn_decode[G][k], OSCAR__CU_FUNC_PREFERRED_CARVEOUT, 100);
         if (!r) r = cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_decode[G][0], kv->thr_decode[G], (size_t)smem);
         if (r) {
@@ -5544,7 +5549,7 @@ static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
-    int G, i, rc, max_tiles = 0, max_units = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh;
+    int G, i, rc, max_tiles = 0, max_units = 0, max_n = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh, dpdl;
     size_t off_q, off_o, off_ml, off_si, need;
     int *si, si_small[2 * OSCAR__INLINE_SEQS]; /* small batches: no allocation (this call's host time is batch 1's critical path) */
     oscar__attn_params ap;
@@ -5598,6 +5603,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         if (t > max_units) max_units = t;
         si[2 * i] = seqs[i];
         si[2 * i + 1] = n;
+        if (n > max_n) max_n = n;
     }
     if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) { /* one push for the whole call: popped at the end */
         OSCAR__SI_FREE();
@@ -5617,6 +5623,18 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
        batch entry, so batches of up to max_seqs) */
     poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * nkh >= 64);
     splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles);
+    /* the decode grid starts while oscar_rotate_q runs (PDL), except for one long INT2 sequence: there
+       it is launched after, so that its blocks find every SM free and take 2 per SM (beside
+       oscar_rotate_q's blocks 32 SMs took one; kernels/NOTES.md v42: 1 x 128K 36.9-37.1 against
+       38.2-38.3 us in a graph, level at 32K, 1.6 us slower at 8K) */
+    dpdl = kv->wk_decode[G] && kv->decode_pdl != 2;
+    if (dpdl && kv->decode_pdl == 0 && kv->krot && n_seqs == 1 && kv->int2 && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0 && max_n >= 65536) {
+        int s2 = 2 * cu->sm_count / nkh;
+        if (s2 >= 1 && s2 <= max_tiles) {
+            splits = s2;
+            dpdl = 0;
+        }
+    }
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;
@@ -5670,7 +5688,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
         if (poll) ap.counts = kv->counts;
-        rc = oscar__launch_ex(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, kv->wk_decode[G]);
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, dpdl);
         decode_launched = !rc;
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);

@@ -89,6 +89,7 @@ typedef struct oscar__bg_result {
 
 static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch times of the INT2 decode */
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
+static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
 static int oscar__bg_hsplit; /* --hsplit N: oscar_cuda_kv.hsplit (0: auto, 1: never split a KV head's query heads, n: n groups) */
 static int oscar__bg_quality;  /* --quality: the write path's caches center rows by (random) means and use the gain
                                   encoder on K and V (cfg.center 1, k_gain, v_gain: their own append modules) */
@@ -513,6 +514,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     }
     kv.splits = oscar__bg_splits;
     kv.hsplit = oscar__bg_hsplit;
+    kv.decode_pdl = oscar__bg_dpdl;
     rows = (size_t)chunk * Hkv * d;
     hk = (float *)malloc(sizeof(float) * rows);
     hv = (float *)malloc(sizeof(float) * rows);
@@ -698,7 +700,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--hsplit N] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb] [--diag] [--quality]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb] [--diag] [--quality]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --hsplit N: oscar_cuda_kv.hsplit: 0 automatic (G > 8: groups of 3-8 query heads), 1 never split a KV head's query heads, n: n groups\n"
@@ -731,6 +733,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--csv")) csv_path = v;
         else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
         else if (!strcmp(a, "--hsplit")) oscar__bg_hsplit = atoi(v);
+        else if (!strcmp(a, "--dpdl")) oscar__bg_dpdl = atoi(v);
         else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : 1;
         else if (!strcmp(a, "--mode")) oscar__bg_modes = !strcmp(v, "bf16") ? 1 : !strcmp(v, "int2") ? 2 : !strcmp(v, "both") ? 3 : !strcmp(v, "write") ? 4 : 0;
         else {
