@@ -5532,8 +5532,9 @@ static int oscar__kv_splits(int slots, int per, int cap, int force) {
     return best;
 }
 
-/* the split count of an attend call: n_seqs sequences of nkh query-head groups, at most cap splits */
-static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh, int cap) {
+/* the split count of an attend call: n_seqs sequences of nkh query-head groups, the longest max_n
+   tokens, at most cap splits; *pdl: whether the decode starts while the query rotation runs */
+static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh, int cap, int max_n, int *pdl) {
     const oscar_cuda *cu = kv->cu;
     int splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), nkh * n_seqs, cap, kv->splits);
     /* one sequence of an INT2 cache on kernels that fit 4 blocks per SM: 2.5 blocks per SM. On the
@@ -5543,6 +5544,18 @@ static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int
     if (n_seqs == 1 && kv->int2 && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0) {
         int s1 = 5 * cu->sm_count / 2 / nkh;
         if (s1 >= 1 && s1 < splits) splits = s1;
+    }
+    /* the decode grid starts while oscar_rotate_q runs (PDL), except for one long INT2 sequence: there
+       it is launched after, so that its blocks find every SM free and take 2 per SM (beside
+       oscar_rotate_q's blocks 32 SMs took one; kernels/NOTES.md v42: 1 x 128K 36.9-37.1 against
+       38.2-38.3 us in a graph, level at 32K, 1.6 us slower at 8K) */
+    *pdl = kv->wk_decode[G] && kv->decode_pdl != 2;
+    if (*pdl && kv->decode_pdl == 0 && kv->krot && n_seqs == 1 && kv->int2 && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0 && max_n >= 65536) {
+        int s2 = 2 * cu->sm_count / nkh;
+        if (s2 >= 1 && s2 <= cap) {
+            splits = s2;
+            *pdl = 0;
+        }
     }
     return splits;
 }
@@ -5622,19 +5635,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     /* the merge polls per-KV-head split counts where oscar_decode_w keeps them (counts: a row per
        batch entry, so batches of up to max_seqs) */
     poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * nkh >= 64);
-    splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles);
-    /* the decode grid starts while oscar_rotate_q runs (PDL), except for one long INT2 sequence: there
-       it is launched after, so that its blocks find every SM free and take 2 per SM (beside
-       oscar_rotate_q's blocks 32 SMs took one; kernels/NOTES.md v42: 1 x 128K 36.9-37.1 against
-       38.2-38.3 us in a graph, level at 32K, 1.6 us slower at 8K) */
-    dpdl = kv->wk_decode[G] && kv->decode_pdl != 2;
-    if (dpdl && kv->decode_pdl == 0 && kv->krot && n_seqs == 1 && kv->int2 && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0 && max_n >= 65536) {
-        int s2 = 2 * cu->sm_count / nkh;
-        if (s2 >= 1 && s2 <= max_tiles) {
-            splits = s2;
-            dpdl = 0;
-        }
-    }
+    splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles, max_n, &dpdl);
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;

@@ -116,8 +116,9 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
         printf("diag %-16s regs %3d  static smem %6d B  local %4d B  max threads %4d  carveout %d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
                oscar__bg_attr(cu, fn, 0), oscar__bg_attr(cu, fn, 9));
         if (f == 0) {
-            int per = kv->Hkv * B, splits = oscar__kv_pick_splits(kv, G, B, kv->Hkv, 1024);
-            printf("  dynamic smem %6d B  blocks/SM %d (%d threads)  splits %d  grid %d", kv->smem_decode[G], kv->occ_decode[G], kv->thr_decode[G], splits, splits * per);
+            int per = kv->Hkv * B, pdl = 1, splits = oscar__kv_pick_splits(kv, G, B, kv->Hkv, 1024, ctx, &pdl);
+            printf("  dynamic smem %6d B  blocks/SM %d (%d threads)  splits %d  grid %d%s", kv->smem_decode[G], kv->occ_decode[G], kv->thr_decode[G], splits, splits * per,
+                   pdl ? "" : "  (launched after the query rotation)");
         }
         printf("\n");
     }
