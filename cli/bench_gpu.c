@@ -91,8 +91,9 @@ static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch time
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
 static int oscar__bg_hsplit; /* --hsplit N: oscar_cuda_kv.hsplit (0: auto, 1: never split a KV head's query heads, n: n groups) */
-static int oscar__bg_quality;  /* --quality: the write path's caches center rows by (random) means and use the gain
-                                  encoder on K and V (cfg.center 1, k_gain, v_gain: their own append modules) */
+static int oscar__bg_quality;  /* bit 0 (--center): the write path's caches center rows by (random) means (cfg.center 1);
+                                  bit 1 (--gain): the gain encoder on K and V (k_gain, v_gain); --quality: both. Each
+                                  builds its own append module */
 static int oscar__bg_modes = 3; /* --mode: 1 bf16, 2 int2, 3 both, 4 (write) none: only the write path of --diag */
 static int oscar__bg_rot = 1;   /* --rot: 0 none (INT2 without rotations), 1 hadamard, 2 hadamard with R_v absorbed */
 
@@ -175,7 +176,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
         rot.k_rot[1] = nextafterf(rot.k_rot[1], 1.0f);
         rot.v_rot[1] = nextafterf(rot.v_rot[1], 1.0f);
     }
-    if (oscar__bg_quality) { /* means of the size of the rows' own offsets; K rows with the outlier channel's */
+    if (oscar__bg_quality & 1) { /* means of the size of the rows' own offsets; K rows with the outlier channel's */
         if (oscar_rotations_alloc_means(&rot)) {
             printf("diag write: means: %s\n", rot.msg);
             oscar_rotations_free(&rot);
@@ -186,8 +187,8 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
             rot.v_mean[i] = 0.3f * oscar__bg_normal();
         }
         cfg.center = OSCAR_CENTER_MEAN;
-        cfg.k_gain = cfg.v_gain = 1;
     }
+    if (oscar__bg_quality & 2) cfg.k_gain = cfg.v_gain = 1;
     cfg.rot = &rot;
     if ((rc = oscar_cuda_kv_init(&kv, cu, &cfg)) != OSCAR_OK) {
         printf("diag write: %s\n", kv.msg);
@@ -234,7 +235,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
                 qsort(th, (size_t)reps, sizeof(double), oscar__bg_cmpd);
                 ms = tm[reps / 2];
                 printf("diag write path, %s%s (%s): %d tokens x %d KV heads x d %d (K and V, fp32 in), one append call: %.3f ms (min %.3f), %.1f MB read+written, %.0f GB/s = %.1f%% of copy; host side of the call (job list, upload, launches) %.3f ms\n",
-                       kv.wht ? "H rotations: fast transform" : "dense rotations (the cost of fitted ones)", oscar__bg_quality ? ", rows centered, gain encoder" : "",
+                       kv.wht ? "H rotations: fast transform" : "dense rotations (the cost of fitted ones)", oscar__bg_quality == 3 ? ", rows centered, gain encoder" : oscar__bg_quality == 1 ? ", rows centered" : oscar__bg_quality == 2 ? ", gain encoder" : "",
                        kv.wht ? (mode == 0 ? (kv.fn_append_fwht ? "oscar_append_fwht, the default" : "oscar_append_wht, oscar_append_fwht not built") : "oscar_append_wht, wht_warp = 1")
                               : "oscar_append: fixed point on integer tensor cores",
                        n, Hkv, d, ms, tm[0], bytes / 1e6, bytes / (ms * 1e-3) / 1e9,
@@ -701,22 +702,22 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb] [--diag] [--quality]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb] [--diag] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --hsplit N: oscar_cuda_kv.hsplit: 0 automatic (G > 8: groups of 3-8 query heads), 1 never split a KV head's query heads, n: n groups\n"
                    "  --rot: the INT2 cache's rotations: Hadamard (default), none, or Hadamard with R_v absorbed (no un-rotation)\n"
                    "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n"
                    "  --mode write: no decode rows, only --diag's write path (e.g. to profile its kernels alone)\n"
-                   "  --quality: the write path's caches center rows by means and use the gain encoder (center 1, k_gain, v_gain)\n");
+                   "  --quality: the write path's caches center rows by means and use the gain encoder (center 1, k_gain, v_gain); --center, --gain: one of the two\n");
             return 0;
         }
         if (!strcmp(a, "--diag")) {
             oscar__bg_diag = 1;
             continue;
         }
-        if (!strcmp(a, "--quality")) {
-            oscar__bg_quality = 1;
+        if (!strcmp(a, "--quality") || !strcmp(a, "--center") || !strcmp(a, "--gain")) {
+            oscar__bg_quality |= a[2] == 'q' ? 3 : a[2] == 'c' ? 1 : 2;
             continue;
         }
         if (!v) {
