@@ -5536,28 +5536,23 @@ static int oscar__kv_splits(int slots, int per, int cap, int force) {
    tokens, at most cap splits; *pdl: whether the decode starts while the query rotation runs */
 static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh, int cap, int max_n, int *pdl) {
     const oscar_cuda *cu = kv->cu;
-    int splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), nkh * n_seqs, cap, kv->splits);
-    /* one sequence of an INT2 cache on kernels that fit 4 blocks per SM: 2.5 blocks per SM. On the
-       H100 at batch 1 (8 KV heads, d 128, G 4), 41 splits took 6-9 % less time in a graph than the
-       63 that fill every slot, from 8K to 128K; 33 lost 5-10 %, and BF16 caches lost 1-2.5 % at 41
-       (kernels/NOTES.md v42) */
-    if (n_seqs == 1 && kv->int2 && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0) {
-        int s1 = 5 * cu->sm_count / 2 / nkh;
-        if (s1 >= 1 && s1 < splits) splits = s1;
-    }
-    /* the decode grid starts while oscar_rotate_q runs (PDL), except for one long INT2 sequence: there
-       it is launched after, so that its blocks find every SM free and take 2 per SM (beside
-       oscar_rotate_q's blocks 32 SMs took one; kernels/NOTES.md v42: 1 x 128K 36.9-37.1 against
-       38.2-38.3 us in a graph, level at 32K, 1.6 us slower at 8K) */
+    int splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), nkh * n_seqs, cap, kv->splits), s;
     *pdl = kv->wk_decode[G] && kv->decode_pdl != 2;
-    if (*pdl && kv->decode_pdl == 0 && kv->krot && n_seqs == 1 && kv->int2 && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0 && max_n >= 65536) {
-        int s2 = 2 * cu->sm_count / nkh;
-        if (s2 >= 1 && s2 <= cap) {
-            splits = s2;
-            *pdl = 0;
-        }
+    /* measured on the H100 for one sequence of an INT2 cache whose decode kernel fits 4 blocks per SM
+       (8 KV heads, d 128, G 4; kernels/NOTES.md v42); other cases keep the slot-filling count */
+    if (n_seqs != 1 || !kv->int2 || kv->splits > 0 || kv->occ_decode[G] != 4 || cu->sm_count <= 0) return splits;
+    /* >= 64K tokens behind a query rotation: the decode launched after oscar_rotate_q, so that its
+       blocks find every SM free, 2 per SM (during it, 32 SMs took one block and others three):
+       1 x 128K 36.9-37.1 against 38.2-38.3 us in a graph, level at 32K, 1.6 us slower at 8K */
+    s = 2 * cu->sm_count / nkh;
+    if (*pdl && kv->decode_pdl == 0 && kv->krot && max_n >= 65536 && s >= 1 && s <= cap) {
+        *pdl = 0;
+        return s;
     }
-    return splits;
+    /* else 2.5 blocks per SM: 41 splits took 2-7 % less time in a graph than the 63 that fill every
+       slot at 16K-128K (8K allows 41 at most), 33 took 6-15 % more, and BF16 caches lost 1-2.5 % */
+    s = 5 * cu->sm_count / 2 / nkh;
+    return s >= 1 && s < splits ? s : splits;
 }
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
