@@ -390,14 +390,15 @@ typedef struct oscar_cuda_kv {
     oscar_cuda_seq *seqs;
     oscar_cu_module mod_append;
     oscar_cu_module mod_decode[33];      /* by GQA group */
-    oscar_cu_function fn_append, fn_decode[33][4]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g */
+    oscar_cu_function fn_append, fn_decode[33][5]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g, oscar_rotate_q1 */
     int smem_append;                 /* oscar_append's dynamic shared memory (bytes) */
     oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
     oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_90+); NULL where not built */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
     int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
-    int rqc_decode[33];                  /* column chunks of oscar_rotate_q (blocks per rqh heads) */
+    int rqc_decode[33][2];               /* column chunks (blocks per rqh heads) of oscar_rotate_q, oscar_rotate_q1 */
+    int rqt_decode[33][2];               /* their threads per block */
     int poll_decode[33];                 /* 1: oscar_decode_w counts its splits, the merge polls the counts */
     int hs_decode[33];                   /* query-head groups per KV head: the decode module of group G is
                                            compiled for G / hs_decode[G] heads and each block takes one group */
@@ -416,11 +417,14 @@ typedef struct oscar_cuda_kv {
                                            KV heads (measured: faster at batch 8-32, slower at batch 1,
                                            kernels/NOTES.md v32); 1: wherever the kernel counts; 2: never
                                            (tests, tuning) */
-    int decode_pdl;                     /* 0 (init): the decode kernel is launched to start while the query
-                                           rotation runs (programmatic dependent launch), except for one
-                                           INT2 sequence of >= 64K tokens, whose decode starts after it
-                                           with 2 blocks per SM; 1: always during; 2: always after (its
-                                           blocks placed on free SMs; tests, tuning) */
+    int decode_pdl;                     /* 0 (init) or 1: the decode kernel is launched to start while the
+                                           query rotation runs (programmatic dependent launch); 2: after it
+                                           (tests, tuning) */
+    int rotate_q1;                      /* 0 (init): the query rotation runs as oscar_rotate_q1 (256-thread
+                                           blocks, which leave room for two decode blocks on their SMs) where
+                                           the decode takes 2 blocks per SM (one INT2 sequence of >= 12K
+                                           tokens), else as oscar_rotate_q; 1: always oscar_rotate_q1; 2:
+                                           never (tests, tuning) */
     int hsplit;                         /* 0 (init): caches with d 64 or 128 decode a group of G > 8 query
                                            heads as the fewest groups of 3-8 heads (G 16: 2 x 8; d 256:
                                            G > 4 in groups of 3-4), each
@@ -4051,9 +4055,10 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "// The two small launches read a D x D fp32 rotation each (64 KB at D 128). A loop of dependent\n",
     "// loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us\n",
     "// for oscar_merge at batch 1, issue 5), so blocks are D x NSL threads (NSL = blockDim.x / D\n",
-    "// slices, 512 threads in all): thread (c, sl) loads its slice's D / NSL rows of column c up front\n",
-    "// (all in flight: one round trip), and the slices add up in shared memory.\n",
-    "#define RSL 512                       // threads per block of the two small kernels\n",
+    "// slices, 512 threads in all for the merges; oscar_rotate_q: OSCAR_RQT threads over D / OSCAR_RNC\n",
+    "// columns): thread (c, sl) loads its slice's D / NSL rows of column c up front (all in flight: one\n",
+    "// round trip), and the slices add up in shared memory.\n",
+    "#define RSL 512                       // threads per block of the merges\n",
     "#define RMAX (RSL / D < 1 \? 1 : RSL / D) // slices\n",
     "#define RPS (D / RMAX)                // rows per slice\n",
     "#define RCH (RPS < 64 \? RPS : 64)      // rows in registers at a time (D 256: two round trips)\n",
@@ -4092,49 +4097,58 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    return t;\n",
     "}\n",
     "\n",
-    "// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB x RNC, B), RSL\n",
-    "// threads: a block rotates RHB query heads of one KV head (they share the rotation) into one of RNC\n",
-    "// chunks of D / RNC output columns, so the D x D rotation is read once per RHB heads, spread over\n",
-    "// RNC blocks (SMs): at batch 1 the rotation's pull from memory by 8 blocks (64 KB each at D 128) was\n",
+    "// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB x RQ_C, B), RQ_T\n",
+    "// threads: a block rotates RHB query heads of one KV head (they share the rotation) into one of RQ_C\n",
+    "// chunks of D / RQ_C output columns, so the D x D rotation is read once per RHB heads, spread over\n",
+    "// RQ_C blocks (SMs): at batch 1 the rotation's pull from memory by 8 blocks (64 KB each at D 128) was\n",
     "// most of this kernel's 2.8 us after its wait (kernels/NOTES.md v30). Thread (column cl, slice sl)\n",
-    "// keeps its slice's RQR rows of its column in registers and applies them to all RHB heads (RHB = the\n",
-    "// largest divisor of G up to 8, a compile-time count: no predication); the slices add up in shared\n",
-    "// memory in slice order.\n",
+    "// keeps its slice's D / (RQ_T RQ_C / D) rows of its column in registers and applies them to all RHB heads\n",
+    "// (RHB = the largest divisor of G up to 8, a compile-time count: no predication); the slices add up\n",
+    "// in shared memory in slice order. Two launch shapes: oscar_rotate_q, 512 threads x OSCAR_RNC chunks,\n",
+    "// and for one sequence oscar_rotate_q1, 256 threads x OSCAR_RNC1 chunks: its decode grid is placed\n",
+    "// while the rotation runs, and on the H100 an SM holding a 512-thread block of more than ~32\n",
+    "// registers took one 128-register decode block beside it instead of two (tools/ubench_coresident.cu;\n",
+    "// kernels/NOTES.md v43). At batch 8-32 the 512-thread shape measured 0.3-0.7 % faster.\n",
     "static __host__ __device__ constexpr int oscar_rhb(int g, int k) { return k <= 1 \? 1 : (g % k == 0 \? k : oscar_rhb(g, k - 1)); }\n",
     "#define RHB oscar_rhb(G, 8)\n",
     "#ifndef OSCAR_RNC\n",
     "#define OSCAR_RNC 4\n",
     "#endif\n",
-    "#define RQC (D / OSCAR_RNC) // columns per block\n",
-    "#define RQS (RSL / RQC)     // slices\n",
-    "#define RQR (D / RQS)       // rows per slice\n",
-    "#if RQR < 1 || RQS * RQC != RSL || RQS * RQR != D\n",
-    "#error \"oscar_rotate_q: D / OSCAR_RNC must divide 512 and leave at least one row per slice\"\n",
+    "#ifndef OSCAR_RNC1\n",
+    "#define OSCAR_RNC1 8\n",
     "#endif\n",
-    "extern \"C\" __device__ int oscar_rotate_q_heads = RHB;\n",
-    "extern \"C\" __device__ int oscar_rotate_q_chunks = OSCAR_RNC;\n",
-    "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot_params p) {\n",
+    "#ifndef OSCAR_RQT1\n",
+    "#define OSCAR_RQT1 256\n",
+    "#endif\n",
+    "template <int RQ_T, int RQ_C>\n",
+    "static __device__ __forceinline__ void oscar_rotate_q_body(const oscar_rot_params &p) {\n",
+    "    constexpr int RQ_QC = D / RQ_C, RQ_QS = RQ_T / RQ_QC, RQ_QR = D / RQ_QS; // columns per block, slices, rows per slice\n",
+    "    static_assert(RQ_QC >= 1 && RQ_QR >= 1 && RQ_QS * RQ_QC == RQ_T && RQ_QS * RQ_QR == D && RQ_T % 32 == 0, \"oscar_rotate_q: D / chunks must divide the threads and leave a row per slice\");\n",
     "    __shared__ float xs[RHB * D];\n",
-    "    __shared__ float red[RHB * RSL];\n",
-    "    const int tid = threadIdx.x, cs = blockIdx.x % OSCAR_RNC, h0 = (blockIdx.x / OSCAR_RNC) * RHB, b = blockIdx.y;\n",
-    "    const int cl = tid % RQC, sl = tid / RQC, c = cs * RQC + cl, i0 = sl * RQR;\n",
+    "    __shared__ float red[RHB * RQ_T];\n",
+    "    const int tid = threadIdx.x, cs = blockIdx.x % RQ_C, h0 = (blockIdx.x / RQ_C) * RHB, b = blockIdx.y;\n",
+    "    const int cl = tid % RQ_QC, sl = tid / RQ_QC, c = cs * RQ_QC + cl, i0 = sl * RQ_QR;\n",
     "    const size_t row0 = ((size_t)b * p.Hq + h0) * D;\n",
     "    const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h0 / p.gqa : 0)) * D * D;\n",
-    "    float r[RQR];\n",
+    "    float r[RQ_QR];\n",
     "    oscar_pdl_launch();\n",
     "    OSCAR_TSTAMP(oscar_rprof, 1024, 0);\n",
     "#pragma unroll\n",
-    "    for (int k = 0; k < RQR; k++) r[k] = R[(size_t)(i0 + k) * D + c];\n",
+    "    for (int k = 0; k < RQ_QR; k++) r[k] = R[(size_t)(i0 + k) * D + c];\n",
     "    oscar_pdl_wait();\n",
     "    OSCAR_TSTAMP(oscar_rprof, 1024, 1);\n",
-    "    for (int i = tid; i < RHB * D; i += RSL) xs[i] = ((const float *)p.x)[row0 + i];\n",
+    "    for (int i = tid; i < RHB * D; i += RQ_T) xs[i] = ((const float *)p.x)[row0 + i];\n",
     "    __syncthreads();\n",
     "    float acc[RHB];\n",
-    "    oscar_rot_slice<RHB>(acc, r, R, xs, c, i0, RQR);\n",
-    "    oscar_slices_put<RHB>(red, acc, cl, sl, RQS, RQC);\n",
-    "    for (int i = tid; i < RHB * RQC; i += RSL) ((float *)p.y)[row0 + (size_t)(i / RQC) * D + cs * RQC + i % RQC] = oscar_slice_total(red, i / RQC, i % RQC, RQS, RQC);\n",
+    "    oscar_rot_slice<RHB>(acc, r, R, xs, c, i0, RQ_QR);\n",
+    "    oscar_slices_put<RHB>(red, acc, cl, sl, RQ_QS, RQ_QC);\n",
+    "    for (int i = tid; i < RHB * RQ_QC; i += RQ_T) ((float *)p.y)[row0 + (size_t)(i / RQ_QC) * D + cs * RQ_QC + i % RQ_QC] = oscar_slice_total(red, i / RQ_QC, i % RQ_QC, RQ_QS, RQ_QC);\n",
     "    OSCAR_TSTAMP(oscar_rprof, 1024, 2);\n",
     "}\n",
+    "// the host reads the launch shapes: query heads per block, then chunks and threads of each kernel\n",
+    "extern \"C\" __device__ int oscar_rotate_q_shape[5] = {RHB, OSCAR_RNC, RSL, OSCAR_RNC1, OSCAR_RQT1};\n",
+    "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot_params p) { oscar_rotate_q_body<RSL, OSCAR_RNC>(p); }\n",
+    "extern \"C\" __global__ void __launch_bounds__(OSCAR_RQT1) oscar_rotate_q1(const oscar_rot_params p) { oscar_rotate_q_body<OSCAR_RQT1, OSCAR_RNC1>(p); }\n",
     "\n",
     "// merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq / NH, B), D x NSL\n",
     "// threads; a block merges NH query heads of one KV head. oscar_merge (NH 1) has the most blocks\n",
@@ -5416,7 +5430,7 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
     oscar_cuda_variant v;
     oscar_cu_ptr gp;
     size_t gb = 0;
-    int rc, smem = 0;
+    int rc, smem = 0, k;
     oscar_cu_result r;
     if (kv->mod_decode[G]) return OSCAR_OK;
     memset(&v, 0, sizeof v);
@@ -5460,15 +5474,19 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
         } else if (!r) {
             r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][0], kv->mod_decode[G], "oscar_decode");
         }
+        int shape[5] = {0, 0, 0, 0, 0}; /* query heads per block; chunks and threads of oscar_rotate_q, oscar_rotate_q1 */
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][1], kv->mod_decode[G], "oscar_rotate_q");
-        if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_rotate_q_heads");
-        if (!r) r = cu->drv.cuMemcpyDtoH(&kv->rqh_decode[G], gp, sizeof(int));
-        if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_rotate_q_chunks");
-        if (!r) r = cu->drv.cuMemcpyDtoH(&kv->rqc_decode[G], gp, sizeof(int));
-        if (!r && (kv->rqh_decode[G] < 1 || G % kv->rqh_decode[G] || kv->rqc_decode[G] < 1 || kv->rqc_decode[G] > kv->d)) {
+        if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][4], kv->mod_decode[G], "oscar_rotate_q1");
+        if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_rotate_q_shape");
+        if (!r) r = cu->drv.cuMemcpyDtoH(shape, gp, sizeof shape);
+        kv->rqh_decode[G] = shape[0];
+        for (k = 0; k < 2; k++) kv->rqc_decode[G][k] = shape[1 + 2 * k], kv->rqt_decode[G][k] = shape[2 + 2 * k];
+        if (!r && (shape[0] < 1 || G % shape[0] || shape[1] < 1 || shape[1] > kv->d || shape[3] < 1 || shape[3] > kv->d || shape[2] < 32 || shape[2] > 1024 ||
+                   shape[2] % 32 || shape[4] < 32 || shape[4] > 1024 || shape[4] % 32)) {
             cu->drv.cuModuleUnload(kv->mod_decode[G]);
             kv->mod_decode[G] = NULL;
-            snprintf(kv->msg, sizeof kv->msg, "decode kernels report %d query heads and %d column chunks per rotation block for a group of %d", kv->rqh_decode[G], kv->rqc_decode[G], G);
+            snprintf(kv->msg, sizeof kv->msg, "decode kernels report %d query heads, %d / %d column chunks and %d / %d threads per rotation block for a group of %d", shape[0],
+                     shape[1], shape[3], shape[2], shape[4], G);
             return OSCAR_ERR_STATE;
         }
         kv->poll_decode[G] = 0;
@@ -5481,7 +5499,7 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
            placed while oscar_rotate_q runs, and a merge while the decode runs): measured 0.9-1.1 us
            less per batch-1 call on the H100 with the same splits (kernels/NOTES.md v42; which
            placement it changes was not found). A hint: a driver that refuses it loses only that */
-        for (int k = 1; !r && k <= 3; k++) (void)cu->drv.cuFuncSetAttribute(kv->fn_decode[G][k], OSCAR__CU_FUNC_PREFERRED_CARVEOUT, 100);
+        for (k = 1; !r && k <= 4; k++) (void)cu->drv.cuFuncSetAttribute(kv->fn_decode[G][k], OSCAR__CU_FUNC_PREFERRED_CARVEOUT, 100);
         if (!r) r = cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_decode[G][0], kv->thr_decode[G], (size_t)smem);
         if (r) {
             kv->mod_decode[G] = NULL;
@@ -5534,30 +5552,33 @@ static int oscar__kv_splits(int slots, int per, int cap, int force) {
 
 /* the split count of an attend call: n_seqs sequences of nkh query-head groups, the longest max_n
    tokens, at most cap splits; *pdl: whether the decode starts while the query rotation runs */
-static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh, int cap, int max_n, int *pdl) {
+/* the decode's split count, whether it starts during the query rotation (*pdl) and which rotation
+   launch runs before it (*rq1: 1 oscar_rotate_q1, 0 oscar_rotate_q) */
+static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh, int cap, int max_n, int *pdl, int *rq1) {
     const oscar_cuda *cu = kv->cu;
     int splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), nkh * n_seqs, cap, kv->splits), s;
     *pdl = kv->wk_decode[G] && kv->decode_pdl != 2;
+    *rq1 = kv->rotate_q1 == 1;
     /* measured on the H100 for one sequence of an INT2 cache whose decode kernel fits 4 blocks per SM
-       (8 KV heads, d 128, G 4; kernels/NOTES.md v42); other cases keep the slot-filling count */
+       (8 KV heads, d 128, G 4; kernels/NOTES.md v42, v43); other cases keep the slot-filling count */
     if (n_seqs != 1 || !kv->int2 || kv->splits > 0 || kv->occ_decode[G] != 4 || cu->sm_count <= 0) return splits;
-    /* >= 64K tokens behind a query rotation: the decode launched after oscar_rotate_q, so that its
-       blocks find every SM free, 2 per SM (during it, 32 SMs took one block and others three):
-       1 x 128K 36.9-37.1 against 38.2-38.3 us in a graph, level at 32K, 1.6 us slower at 8K */
-    s = 2 * cu->sm_count / nkh;
-    if (*pdl && kv->decode_pdl == 0 && kv->krot && max_n >= 65536 && s >= 1 && s <= cap) {
-        *pdl = 0;
-        return s;
+    /* from 16K tokens 2 blocks per SM (33 splits on 132 SMs) behind oscar_rotate_q1 (whose blocks leave
+       room for two decode blocks on their SMs), below 2.5 (41) behind oscar_rotate_q: in one run, graph
+       us for 25 / 33 / 41 / 49 splits behind oscar_rotate_q1: 8K 11.8 / 12.0 / 11.4 / 11.4, 16K 13.7 /
+       13.8 / 14.1 / 14.3, 32K 18.4 / 17.0 / 18.2 / 17.2, 128K 42.0 / 36.1 / 39.1 / 38.3 (8K with 41
+       splits behind oscar_rotate_q: 11.3) */
+    if (max_n >= 12288) {
+        s = 2 * cu->sm_count / nkh;
+        *rq1 = kv->rotate_q1 == 1 || (kv->rotate_q1 == 0 && s >= 1 && s < splits);
+    } else {
+        s = 5 * cu->sm_count / 2 / nkh;
     }
-    /* else 2.5 blocks per SM: 41 splits took 2-7 % less time in a graph than the 63 that fill every
-       slot at 16K-128K (8K allows 41 at most), 33 took 6-15 % more, and BF16 caches lost 1-2.5 % */
-    s = 5 * cu->sm_count / 2 / nkh;
     return s >= 1 && s < splits ? s : splits;
 }
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
-    int G, i, rc, max_tiles = 0, max_units = 0, max_n = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh, dpdl;
+    int G, i, rc, max_tiles = 0, max_units = 0, max_n = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh, dpdl, rq1;
     size_t off_q, off_o, off_ml, off_si, need;
     int *si, si_small[2 * OSCAR__INLINE_SEQS]; /* small batches: no allocation (this call's host time is batch 1's critical path) */
     oscar__attn_params ap;
@@ -5630,7 +5651,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     /* the merge polls per-KV-head split counts where oscar_decode_w keeps them (counts: a row per
        batch entry, so batches of up to max_seqs) */
     poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * nkh >= 64);
-    splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles, max_n, &dpdl);
+    splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles, max_n, &dpdl, &rq1);
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;
@@ -5660,7 +5681,8 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.y = kv->work + off_q;
         rp.rot = kv->krot;
         qr = rp.y;
-        rc = oscar__launch_ex(kv, kv->fn_decode[G][1], "oscar_rotate_q", (unsigned)(n_q_heads / kv->rqh_decode[G] * kv->rqc_decode[G]), (unsigned)n_seqs, 1, 512u, 0, &rp, 1); /* RSL threads */
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][rq1 ? 4 : 1], rq1 ? "oscar_rotate_q1" : "oscar_rotate_q", (unsigned)(n_q_heads / kv->rqh_decode[G] * kv->rqc_decode[G][rq1]), (unsigned)n_seqs, 1,
+                              (unsigned)kv->rqt_decode[G][rq1], 0, &rp, 1);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[1], kv->stream);
     if (!rc) {

@@ -107,17 +107,18 @@ static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
    then the median time of each launch (query rotation, split-K decode, merge) over iters calls */
 static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters, int ctx) {
     const char *names[6] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_wht", "oscar_append_fwht"};
-    int G = Hq / kv->Hkv, f, i, k;
+    int G = Hq / kv->Hkv, f, i, k, pdl = 1, rq1 = 0, splits = oscar__kv_pick_splits(kv, G, B, kv->Hkv, 1024, ctx, &pdl, &rq1);
     if (kv->wk_decode[G]) names[0] = "oscar_decode_w";
+    if (rq1) names[1] = "oscar_rotate_q1";
     float *t[3];
     for (f = 0; f < 6; f++) {
-        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
+        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f == 1 && rq1 ? 4 : f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
         if (!fn) continue;
         /* CU_FUNC_ATTRIBUTE_: 0 max threads, 1 static smem, 3 local bytes, 4 registers, 9 preferred carveout (%, -1 none) */
         printf("diag %-16s regs %3d  static smem %6d B  local %4d B  max threads %4d  carveout %d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
                oscar__bg_attr(cu, fn, 0), oscar__bg_attr(cu, fn, 9));
         if (f == 0) {
-            int per = kv->Hkv * B, pdl = 1, splits = oscar__kv_pick_splits(kv, G, B, kv->Hkv, 1024, ctx, &pdl);
+            int per = kv->Hkv * B;
             printf("  dynamic smem %6d B  blocks/SM %d (%d threads)  splits %d  grid %d%s", kv->smem_decode[G], kv->occ_decode[G], kv->thr_decode[G], splits, splits * per,
                    pdl ? "" : "  (launched after the query rotation)");
         }

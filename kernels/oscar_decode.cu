@@ -1825,9 +1825,10 @@ extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; 
 // The two small launches read a D x D fp32 rotation each (64 KB at D 128). A loop of dependent
 // loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us
 // for oscar_merge at batch 1, issue 5), so blocks are D x NSL threads (NSL = blockDim.x / D
-// slices, 512 threads in all): thread (c, sl) loads its slice's D / NSL rows of column c up front
-// (all in flight: one round trip), and the slices add up in shared memory.
-#define RSL 512                       // threads per block of the two small kernels
+// slices, 512 threads in all for the merges; oscar_rotate_q: OSCAR_RQT threads over D / OSCAR_RNC
+// columns): thread (c, sl) loads its slice's D / NSL rows of column c up front (all in flight: one
+// round trip), and the slices add up in shared memory.
+#define RSL 512                       // threads per block of the merges
 #define RMAX (RSL / D < 1 ? 1 : RSL / D) // slices
 #define RPS (D / RMAX)                // rows per slice
 #define RCH (RPS < 64 ? RPS : 64)      // rows in registers at a time (D 256: two round trips)
@@ -1866,49 +1867,58 @@ static __device__ __forceinline__ float oscar_slice_total(const float *red, int 
     return t;
 }
 
-// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB x RNC, B), RSL
-// threads: a block rotates RHB query heads of one KV head (they share the rotation) into one of RNC
-// chunks of D / RNC output columns, so the D x D rotation is read once per RHB heads, spread over
-// RNC blocks (SMs): at batch 1 the rotation's pull from memory by 8 blocks (64 KB each at D 128) was
+// q_rot = q . R_k (per layer; per KV head when rot_heads > 1). grid (Hq / RHB x RQ_C, B), RQ_T
+// threads: a block rotates RHB query heads of one KV head (they share the rotation) into one of RQ_C
+// chunks of D / RQ_C output columns, so the D x D rotation is read once per RHB heads, spread over
+// RQ_C blocks (SMs): at batch 1 the rotation's pull from memory by 8 blocks (64 KB each at D 128) was
 // most of this kernel's 2.8 us after its wait (kernels/NOTES.md v30). Thread (column cl, slice sl)
-// keeps its slice's RQR rows of its column in registers and applies them to all RHB heads (RHB = the
-// largest divisor of G up to 8, a compile-time count: no predication); the slices add up in shared
-// memory in slice order.
+// keeps its slice's D / (RQ_T RQ_C / D) rows of its column in registers and applies them to all RHB heads
+// (RHB = the largest divisor of G up to 8, a compile-time count: no predication); the slices add up
+// in shared memory in slice order. Two launch shapes: oscar_rotate_q, 512 threads x OSCAR_RNC chunks,
+// and for one sequence oscar_rotate_q1, 256 threads x OSCAR_RNC1 chunks: its decode grid is placed
+// while the rotation runs, and on the H100 an SM holding a 512-thread block of more than ~32
+// registers took one 128-register decode block beside it instead of two (tools/ubench_coresident.cu;
+// kernels/NOTES.md v43). At batch 8-32 the 512-thread shape measured 0.3-0.7 % faster.
 static __host__ __device__ constexpr int oscar_rhb(int g, int k) { return k <= 1 ? 1 : (g % k == 0 ? k : oscar_rhb(g, k - 1)); }
 #define RHB oscar_rhb(G, 8)
 #ifndef OSCAR_RNC
 #define OSCAR_RNC 4
 #endif
-#define RQC (D / OSCAR_RNC) // columns per block
-#define RQS (RSL / RQC)     // slices
-#define RQR (D / RQS)       // rows per slice
-#if RQR < 1 || RQS * RQC != RSL || RQS * RQR != D
-#error "oscar_rotate_q: D / OSCAR_RNC must divide 512 and leave at least one row per slice"
+#ifndef OSCAR_RNC1
+#define OSCAR_RNC1 8
 #endif
-extern "C" __device__ int oscar_rotate_q_heads = RHB;
-extern "C" __device__ int oscar_rotate_q_chunks = OSCAR_RNC;
-extern "C" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot_params p) {
+#ifndef OSCAR_RQT1
+#define OSCAR_RQT1 256
+#endif
+template <int RQ_T, int RQ_C>
+static __device__ __forceinline__ void oscar_rotate_q_body(const oscar_rot_params &p) {
+    constexpr int RQ_QC = D / RQ_C, RQ_QS = RQ_T / RQ_QC, RQ_QR = D / RQ_QS; // columns per block, slices, rows per slice
+    static_assert(RQ_QC >= 1 && RQ_QR >= 1 && RQ_QS * RQ_QC == RQ_T && RQ_QS * RQ_QR == D && RQ_T % 32 == 0, "oscar_rotate_q: D / chunks must divide the threads and leave a row per slice");
     __shared__ float xs[RHB * D];
-    __shared__ float red[RHB * RSL];
-    const int tid = threadIdx.x, cs = blockIdx.x % OSCAR_RNC, h0 = (blockIdx.x / OSCAR_RNC) * RHB, b = blockIdx.y;
-    const int cl = tid % RQC, sl = tid / RQC, c = cs * RQC + cl, i0 = sl * RQR;
+    __shared__ float red[RHB * RQ_T];
+    const int tid = threadIdx.x, cs = blockIdx.x % RQ_C, h0 = (blockIdx.x / RQ_C) * RHB, b = blockIdx.y;
+    const int cl = tid % RQ_QC, sl = tid / RQ_QC, c = cs * RQ_QC + cl, i0 = sl * RQ_QR;
     const size_t row0 = ((size_t)b * p.Hq + h0) * D;
     const float *R = (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h0 / p.gqa : 0)) * D * D;
-    float r[RQR];
+    float r[RQ_QR];
     oscar_pdl_launch();
     OSCAR_TSTAMP(oscar_rprof, 1024, 0);
 #pragma unroll
-    for (int k = 0; k < RQR; k++) r[k] = R[(size_t)(i0 + k) * D + c];
+    for (int k = 0; k < RQ_QR; k++) r[k] = R[(size_t)(i0 + k) * D + c];
     oscar_pdl_wait();
     OSCAR_TSTAMP(oscar_rprof, 1024, 1);
-    for (int i = tid; i < RHB * D; i += RSL) xs[i] = ((const float *)p.x)[row0 + i];
+    for (int i = tid; i < RHB * D; i += RQ_T) xs[i] = ((const float *)p.x)[row0 + i];
     __syncthreads();
     float acc[RHB];
-    oscar_rot_slice<RHB>(acc, r, R, xs, c, i0, RQR);
-    oscar_slices_put<RHB>(red, acc, cl, sl, RQS, RQC);
-    for (int i = tid; i < RHB * RQC; i += RSL) ((float *)p.y)[row0 + (size_t)(i / RQC) * D + cs * RQC + i % RQC] = oscar_slice_total(red, i / RQC, i % RQC, RQS, RQC);
+    oscar_rot_slice<RHB>(acc, r, R, xs, c, i0, RQ_QR);
+    oscar_slices_put<RHB>(red, acc, cl, sl, RQ_QS, RQ_QC);
+    for (int i = tid; i < RHB * RQ_QC; i += RQ_T) ((float *)p.y)[row0 + (size_t)(i / RQ_QC) * D + cs * RQ_QC + i % RQ_QC] = oscar_slice_total(red, i / RQ_QC, i % RQ_QC, RQ_QS, RQ_QC);
     OSCAR_TSTAMP(oscar_rprof, 1024, 2);
 }
+// the host reads the launch shapes: query heads per block, then chunks and threads of each kernel
+extern "C" __device__ int oscar_rotate_q_shape[5] = {RHB, OSCAR_RNC, RSL, OSCAR_RNC1, OSCAR_RQT1};
+extern "C" __global__ void __launch_bounds__(RSL) oscar_rotate_q(const oscar_rot_params p) { oscar_rotate_q_body<RSL, OSCAR_RNC>(p); }
+extern "C" __global__ void __launch_bounds__(OSCAR_RQT1) oscar_rotate_q1(const oscar_rot_params p) { oscar_rotate_q_body<OSCAR_RQT1, OSCAR_RNC1>(p); }
 
 // merge the splits by log-sum-exp; out = o_rot . R_v^T unless rot == 0. grid (Hq / NH, B), D x NSL
 // threads; a block merges NH query heads of one KV head. oscar_merge (NH 1) has the most blocks
