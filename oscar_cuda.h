@@ -420,6 +420,9 @@ typedef struct oscar_cuda_kv {
     int decode_pdl;                     /* 0 (init) or 1: the decode kernel is launched to start while the
                                            query rotation runs (programmatic dependent launch); 2: after it
                                            (tests, tuning) */
+    int qwht;                           /* 0 (init): where every rotation is H, the decode kernel rotates the
+                                           queries itself by the fast transform (no oscar_rotate_q launch);
+                                           2: never (tests, tuning) */
     int rotate_q1;                      /* 0 (init): the query rotation runs as oscar_rotate_q1 (256-thread
                                            blocks, which leave room for two decode blocks on their SMs) where
                                            the decode takes 2 blocks per SM (one INT2 sequence of >= 12K
@@ -866,6 +869,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables\n",
     "    oscar_u64 counts;      // int [B][Hkv * OSCAR_HSPLIT] or 0: oscar_decode_w adds 1 per split done (the merge polls it)\n",
     "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
+    "    int qwht;              // 1: q is not rotated and every rotation is H: oscar_decode_w applies q . H itself\n",
     "    float scale_log2;      // softmax scale * log2(e)\n",
     "    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS\n",
     "};\n",
@@ -3379,6 +3383,41 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#endif\n",
     "        __syncthreads();\n",
     "    }\n",
+    "    if (p.qwht) {\n",
+    "        // the queries arrive unrotated and every rotation is H: q . H = the normalised fast\n",
+    "        // Walsh-Hadamard transform (H[i][j] = (-1)^popcount(i & j) / sqrt(D)), a warp per head, in\n",
+    "        // the CPU's order (oscar_wht: butterflies of span 1, 2, 4, ..., then the scale): lane l\n",
+    "        // holds elements l D / 32 .. l D / 32 + D / 32 - 1, spans below D / 32 stay in the lane,\n",
+    "        // the others pair lane l with lane l ^ (span / (D / 32)). No oscar_rotate_q launch, so no\n",
+    "        // grid-to-grid wait on the call's chain (kernels/NOTES.md v45)\n",
+    "        constexpr int QE = D / 32;\n",
+    "        const float sc = D == 64 \? 0.125f : D == 128 \? 0.0883883476483184405f : 0.0625f; // (float)(1 / sqrt(D))\n",
+    "        for (int hd = warp; hd < G; hd += WNW) {\n",
+    "            float v[QE];\n",
+    "#pragma unroll\n",
+    "            for (int t = 0; t < QE; t++) v[t] = qs[hd * D + lane * QE + t];\n",
+    "#pragma unroll\n",
+    "            for (int h = 1; h < QE; h <<= 1)\n",
+    "#pragma unroll\n",
+    "                for (int t = 0; t < QE; t++)\n",
+    "                    if (!(t & h)) {\n",
+    "                        const float a = v[t], c = v[t + h];\n",
+    "                        v[t] = a + c, v[t + h] = a - c;\n",
+    "                    }\n",
+    "#pragma unroll\n",
+    "            for (int lm = 1; lm < 32; lm <<= 1) {\n",
+    "                const bool up = (lane & lm) != 0;\n",
+    "#pragma unroll\n",
+    "                for (int t = 0; t < QE; t++) {\n",
+    "                    const float o = __shfl_xor_sync(0xffffffffu, v[t], lm);\n",
+    "                    v[t] = up \? o - v[t] : v[t] + o;\n",
+    "                }\n",
+    "            }\n",
+    "#pragma unroll\n",
+    "            for (int t = 0; t < QE; t++) qs[hd * D + lane * QE + t] = v[t] * sc;\n",
+    "        }\n",
+    "        __syncthreads();\n",
+    "    }\n",
     "#if OSCAR_INT2\n",
     "    for (int h = warp; h < 4 * W_MH; h += WNW) { // the heads of the score tiles; those >= G get zeros\n",
     "        if (h >= G) { // warp-uniform\n",
@@ -4670,7 +4709,7 @@ typedef struct oscar__append_params {
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
 typedef struct oscar__attn_params {
     uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts;
-    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
+    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, qwht;
     float scale_log2;
     int32_t inline_info[2 * OSCAR__INLINE_SEQS];
 } oscar__attn_params;
@@ -5578,7 +5617,7 @@ static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
-    int G, i, rc, max_tiles = 0, max_units = 0, max_n = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh, dpdl, rq1;
+    int G, i, rc, max_tiles = 0, max_units = 0, max_n = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh, dpdl, rq1, qw;
     size_t off_q, off_o, off_ml, off_si, need;
     int *si, si_small[2 * OSCAR__INLINE_SEQS]; /* small batches: no allocation (this call's host time is batch 1's critical path) */
     oscar__attn_params ap;
@@ -5676,7 +5715,8 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     rp.rot_heads = kv->rot_heads;
     rp.n_splits = splits;
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[0], kv->stream);
-    if (!rc && kv->krot) {
+    qw = kv->krot && kv->wht && kv->wk_decode[G] && kv->qwht != 2; /* q . H inside oscar_decode_w */
+    if (!rc && kv->krot && !qw) {
         rp.x = q;
         rp.y = kv->work + off_q;
         rp.rot = kv->krot;
@@ -5687,6 +5727,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[1], kv->stream);
     if (!rc) {
         ap.q = qr;
+        ap.qwht = qw;
         ap.part_o = kv->work + off_o;
         ap.part_ml = kv->work + off_ml;
         ap.pool = kv->pool;

@@ -95,7 +95,7 @@ static int oscar__bg_quality;  /* bit 0 (--center): the write path's caches cent
                                   bit 1 (--gain): the gain encoder on K and V (k_gain, v_gain); --quality: both. Each
                                   builds its own append module */
 static int oscar__bg_modes = 3; /* --mode: 1 bf16, 2 int2, 3 both, 4 (write) none: only the write path of --diag */
-static int oscar__bg_rot = 1;   /* --rot: 0 none (INT2 without rotations), 1 hadamard, 2 hadamard with R_v absorbed */
+static int oscar__bg_rot = 1;   /* --rot: 0 none (INT2 without rotations), 1 hadamard, 2 hadamard with R_v absorbed, 3 dense */
 
 static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
     int v = -1;
@@ -501,6 +501,20 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     if (int2 && oscar__bg_rot) {
         rc = oscar_rotations_alloc(&rot, L, d, Hkv, 0);
         if (!rc) rc = oscar_rotations_set_fixed(&rot, OSCAR_COMP_HADAMARD);
+        if (!rc && oscar__bg_rot == 3) { /* dense: H with its columns in bit-reversed order, orthogonal but not H, so the
+                                            cache takes the path of fitted rotations (dense products, oscar_rotate_q) */
+            size_t m, nm = (size_t)2 * L * (rot.per_head ? Hkv : 1), i, j;
+            float *tmp = (float *)malloc(sizeof(float) * (size_t)d);
+            for (m = 0; tmp && m < nm; m++) {
+                float *R = (m & 1 ? rot.v_rot : rot.k_rot) + (m >> 1) * (size_t)d * d;
+                for (i = 0; i < (size_t)d; i++) {
+                    for (j = 0; j < (size_t)d; j++) tmp[j] = R[i * d + (size_t)oscar_bitrev((int)j, d)];
+                    memcpy(R + i * d, tmp, sizeof(float) * (size_t)d);
+                }
+            }
+            if (!tmp) rc = OSCAR_ERR_NOMEM;
+            free(tmp);
+        }
         if (rc) {
             printf("rotations: %s\n", rot.msg);
             return rc;
@@ -703,11 +717,12 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb] [--diag] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --hsplit N: oscar_cuda_kv.hsplit: 0 automatic (G > 8: groups of 3-8 query heads), 1 never split a KV head's query heads, n: n groups\n"
-                   "  --rot: the INT2 cache's rotations: Hadamard (default), none, or Hadamard with R_v absorbed (no un-rotation)\n"
+                   "  --rot: the INT2 cache's rotations: Hadamard (default; queries rotated inside the decode), none, Hadamard with R_v absorbed (no un-rotation),\n"
+                   "         or dense (H with permuted columns: the cost of fitted rotations, a query-rotation launch before the decode)\n"
                    "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n"
                    "  --mode write: no decode rows, only --diag's write path (e.g. to profile its kernels alone)\n"
                    "  --quality: the write path's caches center rows by means and use the gain encoder (center 1, k_gain, v_gain); --center, --gain: one of the two\n");
@@ -737,7 +752,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
         else if (!strcmp(a, "--hsplit")) oscar__bg_hsplit = atoi(v);
         else if (!strcmp(a, "--dpdl")) oscar__bg_dpdl = atoi(v);
-        else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : 1;
+        else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : !strcmp(v, "dense") ? 3 : 1;
         else if (!strcmp(a, "--mode")) oscar__bg_modes = !strcmp(v, "bf16") ? 1 : !strcmp(v, "int2") ? 2 : !strcmp(v, "both") ? 3 : !strcmp(v, "write") ? 4 : 0;
         else {
             fprintf(stderr, "usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE]\n");

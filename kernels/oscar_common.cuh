@@ -40,6 +40,7 @@ struct oscar_attn_params {
     oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables
     oscar_u64 counts;      // int [B][Hkv * OSCAR_HSPLIT] or 0: oscar_decode_w adds 1 per split done (the merge polls it)
     int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
+    int qwht;              // 1: q is not rotated and every rotation is H: oscar_decode_w applies q . H itself
     float scale_log2;      // softmax scale * log2(e)
     int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS
 };

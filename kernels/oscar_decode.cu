@@ -1149,6 +1149,41 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #endif
         __syncthreads();
     }
+    if (p.qwht) {
+        // the queries arrive unrotated and every rotation is H: q . H = the normalised fast
+        // Walsh-Hadamard transform (H[i][j] = (-1)^popcount(i & j) / sqrt(D)), a warp per head, in
+        // the CPU's order (oscar_wht: butterflies of span 1, 2, 4, ..., then the scale): lane l
+        // holds elements l D / 32 .. l D / 32 + D / 32 - 1, spans below D / 32 stay in the lane,
+        // the others pair lane l with lane l ^ (span / (D / 32)). No oscar_rotate_q launch, so no
+        // grid-to-grid wait on the call's chain (kernels/NOTES.md v45)
+        constexpr int QE = D / 32;
+        const float sc = D == 64 ? 0.125f : D == 128 ? 0.0883883476483184405f : 0.0625f; // (float)(1 / sqrt(D))
+        for (int hd = warp; hd < G; hd += WNW) {
+            float v[QE];
+#pragma unroll
+            for (int t = 0; t < QE; t++) v[t] = qs[hd * D + lane * QE + t];
+#pragma unroll
+            for (int h = 1; h < QE; h <<= 1)
+#pragma unroll
+                for (int t = 0; t < QE; t++)
+                    if (!(t & h)) {
+                        const float a = v[t], c = v[t + h];
+                        v[t] = a + c, v[t + h] = a - c;
+                    }
+#pragma unroll
+            for (int lm = 1; lm < 32; lm <<= 1) {
+                const bool up = (lane & lm) != 0;
+#pragma unroll
+                for (int t = 0; t < QE; t++) {
+                    const float o = __shfl_xor_sync(0xffffffffu, v[t], lm);
+                    v[t] = up ? o - v[t] : v[t] + o;
+                }
+            }
+#pragma unroll
+            for (int t = 0; t < QE; t++) qs[hd * D + lane * QE + t] = v[t] * sc;
+        }
+        __syncthreads();
+    }
 #if OSCAR_INT2
     for (int h = warp; h < 4 * W_MH; h += WNW) { // the heads of the score tiles; those >= G get zeros
         if (h >= G) { // warp-uniform

@@ -672,6 +672,7 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
         hs->gpu.poll = 1 + (l & 1); /* the merge polls the split counts (odd layers: waits for the decode grid) */
         hs->gpu.decode_pdl = l % 3 == 2 ? 2 : 0; /* every third layer: the decode launched after the query rotation */
         hs->gpu.rotate_q1 = l % 2 ? 1 : 2; /* odd layers: the 256-thread rotation (the automatic choice at batch 1 from 12K tokens) */
+        hs->gpu.qwht = l % 3 == 1 ? 2 : 0; /* H caches: every third layer through oscar_rotate_q, the others rotate q in the decode */
         for (mm = 1; mm <= 2; mm++) { /* both merge kernels: one query head per block, a KV head's heads per block */
             for (i = 0; i < (int)(per * B); i++) og[i] = NAN; /* poison */
             oscar_cuda_upload(hs->cu, dout, og, sizeof(float) * per * B);
@@ -726,6 +727,7 @@ out:
     hs->gpu.poll = 0;
     hs->gpu.decode_pdl = 0;
     hs->gpu.rotate_q1 = 0;
+    hs->gpu.qwht = 0;
     oscar_cuda_mfree(hs->cu, dq);
     oscar_cuda_mfree(hs->cu, dout);
     free(q);

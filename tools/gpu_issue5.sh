@@ -3,7 +3,8 @@
 # usage (on the device machine, repository root): sh tools/gpu_issue5.sh [quick|test|full] (logs under $OUT)
 #   quick: tests with --quick, batch 1 x {8K, 32K, 128K} and {8, 32} x {32K, 128K}
 #   test:  quick with the whole test_cuda --gpu
-#   full:  + the whole test_cuda --gpu, batch 64 x 32K, d 64 / G 3, G 8, d 256, torch SDPA
+#   full:  + the whole test_cuda --gpu, batch 64 x 32K, d 64 / G 3, G 8, d 256, INT2 with dense rotations
+#          (--rot dense: the path of fitted rotations; the other INT2 rows use H rotations), torch SDPA
 #   env: OLD=1 also times the issue-3 block kernel (OSCAR_CUDA_NVRTC_OPTIONS=-DOSCAR_WARP=0) for
 #        comparison in the same run; DIAG=1 runs bench --diag (per-launch times, write path);
 #        SAN=1 runs tools/gpu_sanitize.sh; VARIANTS="opts;opts" extra NVRTC option sets timed too
@@ -41,6 +42,8 @@ if [ "$DIAG" = 1 ]; then
     ./build/bench_gpu --diag --batch 8 --ctx 32768 --iters 20 > "$OUT/diag_b8.log" 2>&1; grep "^diag per" "$OUT/diag_b8.log"
 fi
 if [ "$mode" = full ]; then
+    ./build/bench_gpu --batch 1 --ctx 8192,32768,131072 --iters 50 --mode int2 --rot dense --csv "$OUT/b1_dense.csv" > "$OUT/b1_dense.log" 2>&1
+    ./build/bench_gpu --batch 8,32 --ctx 32768,131072 --iters 20 --mode int2 --rot dense --csv "$OUT/b832_dense.csv" > "$OUT/b832_dense.log" 2>&1
     ./build/bench_gpu --batch 64 --ctx 32768 --iters 10 --csv "$OUT/b64.csv" > "$OUT/b64.log" 2>&1
     ./build/bench_gpu --batch 1,8 --ctx 32768 --hq 24 --hkv 8 --dim 64 --group 64 --iters 20 --csv "$OUT/d64.csv" > "$OUT/d64.log" 2>&1
     ./build/bench_gpu --batch 1,8 --ctx 32768 --hq 64 --hkv 8 --iters 20 --csv "$OUT/g8.csv" > "$OUT/g8.log" 2>&1
