@@ -113,6 +113,10 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
     float *t[3];
     for (f = 0; f < 6; f++) {
         oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f == 1 && rq1 ? 4 : f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
+        if (f == 1 && oscar__kv_qwht(kv, G)) {
+            printf("diag query rotation: inside %s (every rotation is H), no launch\n", names[0]);
+            continue;
+        }
         if (!fn) continue;
         /* CU_FUNC_ATTRIBUTE_: 0 max threads, 1 static smem, 3 local bytes, 4 registers, 9 preferred carveout (%, -1 none) */
         printf("diag %-16s regs %3d  static smem %6d B  local %4d B  max threads %4d  carveout %d", names[f], oscar__bg_attr(cu, fn, 4), oscar__bg_attr(cu, fn, 1), oscar__bg_attr(cu, fn, 3),
@@ -133,7 +137,8 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
     }
     if (i == iters) {
         for (k = 0; k < 3; k++) qsort(t[k], (size_t)iters, sizeof(float), oscar__bg_cmp);
-        printf("diag per launch, batch %d x %d, median of %d: rotate_q %.1f us  decode %.1f us  merge %.1f us  (sum %.1f)\n", B, ctx, iters, 1000.0 * t[0][iters / 2],
+        printf("diag per launch, batch %d x %d, median of %d: rotate_q %.1f us%s  decode %.1f us  merge %.1f us  (sum %.1f)\n", B, ctx, iters, 1000.0 * t[0][iters / 2],
+               oscar__kv_qwht(kv, G) ? " (no launch: q . H in the decode)" : "",
                1000.0 * t[1][iters / 2], 1000.0 * t[2][iters / 2], 1000.0 * (t[0][iters / 2] + t[1][iters / 2] + t[2][iters / 2]));
     }
     for (i = 0; i < 4; i++) {

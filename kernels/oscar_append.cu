@@ -113,34 +113,6 @@ static __device__ __forceinline__ oscar_u8 *oscar__page_row(const oscar_append_p
     *sm = (oscar_u32 *)(codes + (size_t)p.P * (D / 4)) + (size_t)prow * NGR;
     return codes + (size_t)prow * (D / 4);
 }
-// x . H of one row in the lane layout x[jj] = element lane + 32 jj, with the CPU's operations
-// (oscar_wht: butterflies of length 1, 2, ..., D/2, the lower element of a pair taking a + b and
-// the upper a - b, then one multiply by (float)(1 / sqrt(D))): the same bits
-static __device__ __forceinline__ void oscar__wht_row(float (&x)[NC], int lane) {
-#pragma unroll
-    for (int len = 1; len < 32 && len < D; len <<= 1) { // partner: lane ^ len, same jj
-        const bool up = (lane & len) != 0;
-#pragma unroll
-        for (int jj = 0; jj < NC; jj++) {
-            const float o = __shfl_xor_sync(0xffffffffu, x[jj], len);
-            x[jj] = up ? __fsub_rn(o, x[jj]) : __fadd_rn(x[jj], o);
-        }
-    }
-#pragma unroll
-    for (int len = 32; len < D; len <<= 1) { // partner: jj ^ (len / 32), same lane
-#pragma unroll
-        for (int jj = 0; jj < NC; jj++)
-            if (!(jj & (len / 32))) {
-                const float a = x[jj], b = x[jj + len / 32];
-                x[jj] = __fadd_rn(a, b);
-                x[jj + len / 32] = __fsub_rn(a, b);
-            }
-    }
-    const float sc = (float)(1.0 / sqrt((double)D));
-#pragma unroll
-    for (int jj = 0; jj < NC; jj++) x[jj] = __fmul_rn(x[jj], sc);
-}
-
 // the gain encoder (OSCAR_INT2_GAIN, as the CPU's oscar_int2_quantize_row_ex): over a group, in column
 // order, xx += x0^2 and xh += x0 h in double (x0 the unclipped value, h = min + q scale in fp32: both
 // products exact, so the CPU's fused or unfused forms agree); then scale and min times gamma = xx / xh
@@ -1090,7 +1062,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
             unsigned int ebits = bad ? OSCAR_ERR_BIT_NONFINITE : 0u;
 #if OSCAR_INT2
             if (!bad && ss > 32768.0f * 32768.0f) ebits |= OSCAR_ERR_BIT_RANGE;
-            if (R && p.wht && !tiled && !ebits) oscar__wht_row(x, lane);
+            if (R && p.wht && !tiled && !ebits) oscar_wht_row<D>(x, lane);
 #endif
             if (ebits) {
                 // the row is stored as zeros; the host learns of it through oscar_cuda_kv_errors()

@@ -66,6 +66,36 @@ static __device__ __forceinline__ float oscar_bf16_to_f32(oscar_u16 h) {
     return __uint_as_float(((oscar_u32)h) << 16);
 }
 
+// x . H of one row of DD values held by a warp in the lane layout x[jj] = element lane + 32 jj, with the CPU's operations
+// (oscar_wht: butterflies of length 1, 2, ..., DD/2, the lower element of a pair taking a + b and
+// the upper a - b, then one multiply by (float)(1 / sqrt(DD))): the same bits (the write path of H
+// caches; the decode's query rotation of such caches)
+template <int DD>
+static __device__ __forceinline__ void oscar_wht_row(float (&x)[DD / 32], int lane) {
+#pragma unroll
+    for (int len = 1; len < 32 && len < DD; len <<= 1) { // partner: lane ^ len, same jj
+        const bool up = (lane & len) != 0;
+#pragma unroll
+        for (int jj = 0; jj < DD / 32; jj++) {
+            const float o = __shfl_xor_sync(0xffffffffu, x[jj], len);
+            x[jj] = up ? __fsub_rn(o, x[jj]) : __fadd_rn(x[jj], o);
+        }
+    }
+#pragma unroll
+    for (int len = 32; len < DD; len <<= 1) { // partner: jj ^ (len / 32), same lane
+#pragma unroll
+        for (int jj = 0; jj < DD / 32; jj++)
+            if (!(jj & (len / 32))) {
+                const float a = x[jj], b = x[jj + len / 32];
+                x[jj] = __fadd_rn(a, b);
+                x[jj + len / 32] = __fsub_rn(a, b);
+            }
+    }
+    const float sc = (float)(1.0 / sqrt((double)DD));
+#pragma unroll
+    for (int jj = 0; jj < DD / 32; jj++) x[jj] = __fmul_rn(x[jj], sc);
+}
+
 // round to nearest even; NaN stays NaN (quiet)
 static __device__ __forceinline__ oscar_u16 oscar_f32_to_bf16(float f) {
     oscar_u32 x = __float_as_uint(f);

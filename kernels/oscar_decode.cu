@@ -1150,37 +1150,16 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         __syncthreads();
     }
     if (p.qwht) {
-        // the queries arrive unrotated and every rotation is H: q . H = the normalised fast
-        // Walsh-Hadamard transform (H[i][j] = (-1)^popcount(i & j) / sqrt(D)), a warp per head, in
-        // the CPU's order (oscar_wht: butterflies of span 1, 2, 4, ..., then the scale): lane l
-        // holds elements l D / 32 .. l D / 32 + D / 32 - 1, spans below D / 32 stay in the lane,
-        // the others pair lane l with lane l ^ (span / (D / 32)). No oscar_rotate_q launch, so no
-        // grid-to-grid wait on the call's chain (kernels/NOTES.md v45)
-        constexpr int QE = D / 32;
-        const float sc = D == 64 ? 0.125f : D == 128 ? 0.0883883476483184405f : 0.0625f; // (float)(1 / sqrt(D))
+        // the queries arrive unrotated and every rotation is H: q . H here, a warp per head, by the
+        // write path's transform (oscar_wht_row: the CPU's oscar_wht, bit for bit). No oscar_rotate_q
+        // launch, so no grid-to-grid wait on the call's chain (kernels/NOTES.md v45)
         for (int hd = warp; hd < G; hd += WNW) {
-            float v[QE];
+            float v[D / 32];
 #pragma unroll
-            for (int t = 0; t < QE; t++) v[t] = qs[hd * D + lane * QE + t];
+            for (int t = 0; t < D / 32; t++) v[t] = qs[hd * D + lane + 32 * t];
+            oscar_wht_row<D>(v, lane);
 #pragma unroll
-            for (int h = 1; h < QE; h <<= 1)
-#pragma unroll
-                for (int t = 0; t < QE; t++)
-                    if (!(t & h)) {
-                        const float a = v[t], c = v[t + h];
-                        v[t] = a + c, v[t + h] = a - c;
-                    }
-#pragma unroll
-            for (int lm = 1; lm < 32; lm <<= 1) {
-                const bool up = (lane & lm) != 0;
-#pragma unroll
-                for (int t = 0; t < QE; t++) {
-                    const float o = __shfl_xor_sync(0xffffffffu, v[t], lm);
-                    v[t] = up ? o - v[t] : v[t] + o;
-                }
-            }
-#pragma unroll
-            for (int t = 0; t < QE; t++) qs[hd * D + lane * QE + t] = v[t] * sc;
+            for (int t = 0; t < D / 32; t++) qs[hd * D + lane + 32 * t] = v[t];
         }
         __syncthreads();
     }
@@ -1860,8 +1839,8 @@ extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; 
 // The two small launches read a D x D fp32 rotation each (64 KB at D 128). A loop of dependent
 // loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us
 // for oscar_merge at batch 1, issue 5), so blocks are D x NSL threads (NSL = blockDim.x / D
-// slices, 512 threads in all for the merges; oscar_rotate_q: OSCAR_RQT threads over D / OSCAR_RNC
-// columns): thread (c, sl) loads its slice's D / NSL rows of column c up front (all in flight: one
+// slices, 512 threads in all for the merges; oscar_rotate_q and oscar_rotate_q1: RSL and OSCAR_RQT1
+// threads over D / OSCAR_RNC and D / OSCAR_RNC1 columns): thread (c, sl) loads its slice's D / NSL rows of column c up front (all in flight: one
 // round trip), and the slices add up in shared memory.
 #define RSL 512                       // threads per block of the merges
 #define RMAX (RSL / D < 1 ? 1 : RSL / D) // slices

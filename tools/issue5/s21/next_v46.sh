@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/issue5/s21/next_v46.sh - prepared, not run (no device time was left): v46, the merge un-rotates the
-# outputs of H caches by the fast transform (o . H, a warp per head) instead of the R_v^T product, and the
-# decode's q . H moves into the same helper (oscar_wht_warp). Applies tools/issue5/s21/v46_merge_wht.patch to a
+# outputs of H caches by the fast transform (o . H, a warp per head, oscar_wht_row) instead of the R_v^T
+# product. Applies tools/issue5/s21/v46_merge_wht.patch to a
 # copy of the tree (old/ = HEAD for the A/B), runs the quick and the whole test_cuda --gpu, then INT2 batch 1
 # (old, new, old, new), batch 8 / 32 and --rot dense (which keeps the R_v^T product). Repository root, device.
 O=${OUT:-build/v46}; mkdir -p "$O"
