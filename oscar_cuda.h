@@ -116,6 +116,9 @@
                     (skipped with absorb_v) after. Where a batch holds >= 64 KV heads the merge
                     starts each KV head once its splits are counted done (oscar_decode_w keeps the
                     counts) instead of waiting for the whole decode grid; -DOSCAR_MPOLL=0: never.
+                    Caches whose rotations are all H launch no oscar_rotate_q (oscar_decode_w
+                    applies q . H itself), and where the merge grid is one wave (batch 1-4 at Hq
+                    32) oscar_merge_h applies o . H by the same fast transform.
                     Specialised by -D for d, group, G, page tile; each specialisation is compiled
                     once per context (about a second) and kept.
    CENTERED ROWS (oscar_kv_config.center 1) run on the GPU as on the CPU: the append module built with
@@ -390,7 +393,7 @@ typedef struct oscar_cuda_kv {
     oscar_cuda_seq *seqs;
     oscar_cu_module mod_append;
     oscar_cu_module mod_decode[33];      /* by GQA group */
-    oscar_cu_function fn_append, fn_decode[33][5]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g, oscar_rotate_q1 */
+    oscar_cu_function fn_append, fn_decode[33][6]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g, oscar_rotate_q1, oscar_merge_h */
     int smem_append;                 /* oscar_append's dynamic shared memory (bytes) */
     oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
     oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_90+); NULL where not built */
@@ -410,8 +413,9 @@ typedef struct oscar_cuda_kv {
     int splits;                         /* 0 (init): attend picks the splits per sequence and KV head;
                                            > 0: use this many (clamped to the work), for tuning */
     int merge;                          /* 0 (init): attend picks the merge kernel by batch; 1: one query
-                                           head per block; 2: the query heads of a KV head per block
-                                           (tests, tuning) */
+                                           head per block (for caches whose rotations are all H,
+                                           oscar_merge_h at every batch); 2: the query heads of a
+                                           KV head per block (tests, tuning) */
     int poll;                           /* 0 (init): the merge polls per-KV-head split counts instead of
                                            waiting for the whole decode grid where the batch holds >= 64
                                            KV heads (measured: faster at batch 8-32, slower at batch 1,
@@ -4175,7 +4179,11 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "// for small batches; oscar_merge_g (NH = RHB, as oscar_rotate_q) applies the rotation slice each\n",
     "// thread holds to all RHB heads, so batch 32 runs 256 blocks instead of 1024 (one 512-thread\n",
     "// block fits an SM at these kernels' registers). The host keeps RHB x splits <= 1024.\n",
-    "template <int NH>\n",
+    "// VW 1 (oscar_merge_h: caches whose rotations are all H, rot 0, merge grids of one wave): R_v^T =\n",
+    "// H, out = o . H by the fast transform, a warp per head. A kernel of its own: the branch in the\n",
+    "// product kernels cost fitted rotations 0.2-0.7 us per batch-1 call; at more than one wave (batch\n",
+    "// 8-32) it measured slower than the product (kernels/NOTES.md v46)\n",
+    "template <int NH, int VW>\n",
     "static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &p) {\n",
     "    __shared__ float os[NH * D];\n",
     "    __shared__ float red[NH * RMAX * D];\n",
@@ -4276,10 +4284,20 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    oscar_slices_put<NH>(red, o, c, sl, nsl, D);\n",
     "    for (int i = tid; i < NH * D; i += nt) {\n",
     "        const float t = oscar_slice_total(red, i / D, i % D, nsl, D), L = hl[i / D];\n",
-    "        if (RT) os[i] = L > 0.0f \? t / L : 0.0f;\n",
+    "        if (VW || RT) os[i] = L > 0.0f \? t / L : 0.0f;\n",
     "        else put(i, L > 0.0f \? t / L : 0.0f);\n",
     "    }\n",
-    "    if (RT) {\n",
+    "    if (VW) {\n",
+    "        __syncthreads(); // os is complete\n",
+    "        for (int hh = warp; hh < NH; hh += nt / 32) {\n",
+    "            float x[D / 32];\n",
+    "#pragma unroll\n",
+    "            for (int t = 0; t < D / 32; t++) x[t] = os[hh * D + lane + 32 * t];\n",
+    "            oscar_wht_row<D>(x, lane);\n",
+    "#pragma unroll\n",
+    "            for (int t = 0; t < D / 32; t++) put(hh * D + lane + 32 * t, x[t]);\n",
+    "        }\n",
+    "    } else if (RT) {\n",
     "        __syncthreads(); // os is complete and every read of red above is done\n",
     "        float acc[NH];\n",
     "        oscar_rot_slice<NH>(acc, r, RT, os, c, i0, rps);\n",
@@ -4289,8 +4307,9 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    OSCAR_TSTAMP(oscar_mprof, 4096, 2);\n",
     "}\n",
     "#undef MW\n",
-    "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) { oscar_merge_body<1>(p); }\n",
-    "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_merge_g(const oscar_rot_params p) { oscar_merge_body<oscar_rhb(G, 8)>(p); }\n",
+    "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) { oscar_merge_body<1, 0>(p); }\n",
+    "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_merge_g(const oscar_rot_params p) { oscar_merge_body<oscar_rhb(G, 8), 0>(p); }\n",
+    "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_merge_h(const oscar_rot_params p) { oscar_merge_body<1, 1>(p); }\n",
     0};
 /* <<embedded-kernels */
 
@@ -5514,12 +5533,13 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
         if (!r && kv->wk_decode[G]) r = cu->drv.cuMemcpyDtoH(&kv->poll_decode[G], gp, sizeof(int));
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][3], kv->mod_decode[G], "oscar_merge_g");
+        if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][5], kv->mod_decode[G], "oscar_merge_h");
         if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
         /* the small kernels ask for the decode's shared-memory split of the SM (the decode grid is
            placed while oscar_rotate_q runs, and a merge while the decode runs): measured 0.9-1.1 us
            less per batch-1 call on the H100 with the same splits (kernels/NOTES.md v42; which
            placement it changes was not found). A hint: a driver that refuses it loses only that */
-        for (k = 1; !r && k <= 4; k++) (void)cu->drv.cuFuncSetAttribute(kv->fn_decode[G][k], OSCAR__CU_FUNC_PREFERRED_CARVEOUT, 100);
+        for (k = 1; !r && k <= 5; k++) (void)cu->drv.cuFuncSetAttribute(kv->fn_decode[G][k], OSCAR__CU_FUNC_PREFERRED_CARVEOUT, 100);
         if (!r) r = cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kv->fn_decode[G][0], kv->thr_decode[G], (size_t)smem);
         if (r) {
             kv->mod_decode[G] = NULL;
@@ -5745,7 +5765,13 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         /* one query head per block while the blocks fit two waves (batch 1: the shortest chain),
            else the heads of a KV head share a block and the rotation slice (fewer waves) */
         const int grouped = kv->merge == 2 || (kv->merge != 1 && kv->rqh_decode[G] > 1 && (long long)n_q_heads * n_seqs > 2LL * (cu->sm_count > 0 ? cu->sm_count : 100));
-        rc = oscar__launch_ex(kv, kv->fn_decode[G][grouped ? 3 : 2], grouped ? "oscar_merge_g" : "oscar_merge", (unsigned)(n_q_heads / (grouped ? kv->rqh_decode[G] : 1)), (unsigned)n_seqs, 1, 512u, 0, &rp, 1);
+        /* every rotation H (as the queries, oscar__kv_qwht) and one query head per block: R_v^T = H
+           by the fast transform (oscar_merge_h) where the grid is one wave, or the knob asks for
+           these blocks (kernels/NOTES.md v46: 0.3-0.4 us less at batch 1, slower at batch 8-32) */
+        const int vw = rp.rot && qw && !grouped && (kv->merge == 1 || (long long)n_q_heads * n_seqs <= (cu->sm_count > 0 ? cu->sm_count : 100));
+        if (vw) rp.rot = 0;
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][vw ? 5 : 2 + grouped], vw ? "oscar_merge_h" : grouped ? "oscar_merge_g" : "oscar_merge", (unsigned)(n_q_heads / (grouped ? kv->rqh_decode[G] : 1)),
+                              (unsigned)n_seqs, 1, 512u, 0, &rp, 1);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[3], kv->stream);
     /* a decode that counted without its merge (the merge's launch failed) leaves counts that the

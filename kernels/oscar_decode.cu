@@ -1939,7 +1939,11 @@ extern "C" __global__ void __launch_bounds__(OSCAR_RQT1) oscar_rotate_q1(const o
 // for small batches; oscar_merge_g (NH = RHB, as oscar_rotate_q) applies the rotation slice each
 // thread holds to all RHB heads, so batch 32 runs 256 blocks instead of 1024 (one 512-thread
 // block fits an SM at these kernels' registers). The host keeps RHB x splits <= 1024.
-template <int NH>
+// VW 1 (oscar_merge_h: caches whose rotations are all H, rot 0, merge grids of one wave): R_v^T =
+// H, out = o . H by the fast transform, a warp per head. A kernel of its own: the branch in the
+// product kernels cost fitted rotations 0.2-0.7 us per batch-1 call; at more than one wave (batch
+// 8-32) it measured slower than the product (kernels/NOTES.md v46)
+template <int NH, int VW>
 static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &p) {
     __shared__ float os[NH * D];
     __shared__ float red[NH * RMAX * D];
@@ -2040,10 +2044,20 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     oscar_slices_put<NH>(red, o, c, sl, nsl, D);
     for (int i = tid; i < NH * D; i += nt) {
         const float t = oscar_slice_total(red, i / D, i % D, nsl, D), L = hl[i / D];
-        if (RT) os[i] = L > 0.0f ? t / L : 0.0f;
+        if (VW || RT) os[i] = L > 0.0f ? t / L : 0.0f;
         else put(i, L > 0.0f ? t / L : 0.0f);
     }
-    if (RT) {
+    if (VW) {
+        __syncthreads(); // os is complete
+        for (int hh = warp; hh < NH; hh += nt / 32) {
+            float x[D / 32];
+#pragma unroll
+            for (int t = 0; t < D / 32; t++) x[t] = os[hh * D + lane + 32 * t];
+            oscar_wht_row<D>(x, lane);
+#pragma unroll
+            for (int t = 0; t < D / 32; t++) put(hh * D + lane + 32 * t, x[t]);
+        }
+    } else if (RT) {
         __syncthreads(); // os is complete and every read of red above is done
         float acc[NH];
         oscar_rot_slice<NH>(acc, r, RT, os, c, i0, rps);
@@ -2053,5 +2067,6 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     OSCAR_TSTAMP(oscar_mprof, 4096, 2);
 }
 #undef MW
-extern "C" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) { oscar_merge_body<1>(p); }
-extern "C" __global__ void __launch_bounds__(RSL) oscar_merge_g(const oscar_rot_params p) { oscar_merge_body<oscar_rhb(G, 8)>(p); }
+extern "C" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) { oscar_merge_body<1, 0>(p); }
+extern "C" __global__ void __launch_bounds__(RSL) oscar_merge_g(const oscar_rot_params p) { oscar_merge_body<oscar_rhb(G, 8), 0>(p); }
+extern "C" __global__ void __launch_bounds__(RSL) oscar_merge_h(const oscar_rot_params p) { oscar_merge_body<1, 1>(p); }
