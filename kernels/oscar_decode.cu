@@ -1948,7 +1948,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     __shared__ float os[NH * D];
     __shared__ float red[NH * RMAX * D];
     __shared__ float wsp[1024], wls[1024]; // [NH][S]: weight exp2(m - M) (0 for empty splits), weight x l
-    __shared__ float hm[NH], hl[NH];     // per head: max over non-empty splits, sum L
+    __shared__ float hl[NH];             // per head: the sum L
     const int h0 = blockIdx.x * NH, b = blockIdx.y, tid = threadIdx.x, c = tid % D, sl = tid / D, nsl = blockDim.x / D;
     const int rps = D / nsl, i0 = sl * rps, nt = blockDim.x, S = p.n_splits, warp = tid >> 5, lane = tid & 31;
     const size_t hb0 = (size_t)b * p.Hq + h0;
@@ -1997,45 +1997,69 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
             }
     };
     load(sl);
-    for (int i = tid; i < NH * S; i += nt) {
-        wsp[i] = __ldcg(ml + 2 * i);
-        wls[i] = __ldcg(ml + 2 * i + 1);
-    }
-    __syncthreads();
-    // per head (one warp each): the max over non-empty splits, each split's weight, the sum L
-    for (int hh = warp; hh < NH; hh += nt / 32) {
-        float M = OSCAR_NEG_INF;
-        for (int s = lane; s < S; s += 32)
-            if (wls[hh * S + s] > 0.0f) M = fmaxf(M, wsp[hh * S + s]);
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
-        float L = 0.0f;
-        for (int s = lane; s < S; s += 32) {
-            const float l = wls[hh * S + s], w = l > 0.0f ? exp2f(wsp[hh * S + s] - M) : 0.0f;
-            wsp[hh * S + s] = w;
-            wls[hh * S + s] = w * l;
-            L += w * l;
-        }
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);
-        if (lane == 0) {
-            hm[hh] = M;
-            hl[hh] = L;
-        }
-    }
-    __syncthreads();
 #pragma unroll
     for (int hh = 0; hh < NH; hh++) o[hh] = 0.0f;
-    for (int s0 = sl; s0 < S; s0 += MW * nsl) {
-        if (s0 != sl) load(s0); // the first round is already in registers
+    if (NH == 1 && S <= 64 && S <= MW * nsl) {
+        // one head whose partials are all in registers (batch 1): every warp takes the split weights
+        // from ml itself (lane s: splits s and s + 32) and passes them by shuffles; no barrier, and
+        // the same operations in the same order as the general path below
+        const bool a0 = lane < S, a1 = lane + 32 < S;
+        const float m0 = a0 ? __ldcg(ml + 2 * lane) : 0.0f, l0 = a0 ? __ldcg(ml + 2 * lane + 1) : 0.0f;
+        const float m1 = a1 ? __ldcg(ml + 2 * (lane + 32)) : 0.0f, l1 = a1 ? __ldcg(ml + 2 * (lane + 32) + 1) : 0.0f;
+        float M = OSCAR_NEG_INF;
+        if (l0 > 0.0f) M = fmaxf(M, m0);
+        if (l1 > 0.0f) M = fmaxf(M, m1);
 #pragma unroll
-        for (int hh = 0; hh < NH; hh++)
+        for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
+        const float w0 = l0 > 0.0f ? exp2f(m0 - M) : 0.0f, w1 = l1 > 0.0f ? exp2f(m1 - M) : 0.0f;
+        float L = 0.0f;
+        L += w0 * l0;
+        L += w1 * l1;
 #pragma unroll
-            for (int k = 0; k < MW; k++) {
-                const int s = s0 + k * nsl;
-                const float w = s < S ? wsp[hh * S + s] : 0.0f;
-                if (w > 0.0f) o[hh] += w * v[hh][k];
+        for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);
+        if (tid == 0) hl[0] = L; // read after oscar_slices_put's barrier
+#pragma unroll
+        for (int k = 0; k < MW; k++) {
+            const int s = sl + k * nsl; // the same in the whole warp
+            const float w = __shfl_sync(0xffffffffu, s < 32 ? w0 : w1, s & 31);
+            if (s < S && w > 0.0f) o[0] += w * v[0][k];
+        }
+    } else {
+        for (int i = tid; i < NH * S; i += nt) {
+            wsp[i] = __ldcg(ml + 2 * i);
+            wls[i] = __ldcg(ml + 2 * i + 1);
+        }
+        __syncthreads();
+        // per head (one warp each): the max over non-empty splits, each split's weight, the sum L
+        for (int hh = warp; hh < NH; hh += nt / 32) {
+            float M = OSCAR_NEG_INF;
+            for (int s = lane; s < S; s += 32)
+                if (wls[hh * S + s] > 0.0f) M = fmaxf(M, wsp[hh * S + s]);
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
+            float L = 0.0f;
+            for (int s = lane; s < S; s += 32) {
+                const float l = wls[hh * S + s], w = l > 0.0f ? exp2f(wsp[hh * S + s] - M) : 0.0f;
+                wsp[hh * S + s] = w;
+                wls[hh * S + s] = w * l;
+                L += w * l;
             }
+#pragma unroll
+            for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);
+            if (lane == 0) hl[hh] = L;
+        }
+        __syncthreads();
+        for (int s0 = sl; s0 < S; s0 += MW * nsl) {
+            if (s0 != sl) load(s0); // the first round is already in registers
+#pragma unroll
+            for (int hh = 0; hh < NH; hh++)
+#pragma unroll
+                for (int k = 0; k < MW; k++) {
+                    const int s = s0 + k * nsl;
+                    const float w = s < S ? wsp[hh * S + s] : 0.0f;
+                    if (w > 0.0f) o[hh] += w * v[hh][k];
+                }
+        }
     }
     // sum over the slices; normalise; un-rotate; the V mean back (cfg.center 1: the rows were stored
     // less it, the weights sum to 1; one fp32 add as the CPU cache)
