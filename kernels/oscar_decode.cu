@@ -2010,13 +2010,13 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         if (l0 > 0.0f) M = fmaxf(M, m0);
         if (l1 > 0.0f) M = fmaxf(M, m1);
 #pragma unroll
-        for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
+        for (int x = 16; x > 0; x >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, x));
         const float w0 = l0 > 0.0f ? exp2f(m0 - M) : 0.0f, w1 = l1 > 0.0f ? exp2f(m1 - M) : 0.0f;
         float L = 0.0f;
         L += w0 * l0;
         L += w1 * l1;
 #pragma unroll
-        for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);
+        for (int x = 16; x > 0; x >>= 1) L += __shfl_xor_sync(0xffffffffu, L, x);
         if (tid == 0) hl[0] = L; // read after oscar_slices_put's barrier
 #pragma unroll
         for (int k = 0; k < MW; k++) {
@@ -2036,7 +2036,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
             for (int s = lane; s < S; s += 32)
                 if (wls[hh * S + s] > 0.0f) M = fmaxf(M, wsp[hh * S + s]);
 #pragma unroll
-            for (int o = 16; o > 0; o >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, o));
+            for (int x = 16; x > 0; x >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, x));
             float L = 0.0f;
             for (int s = lane; s < S; s += 32) {
                 const float l = wls[hh * S + s], w = l > 0.0f ? exp2f(wsp[hh * S + s] - M) : 0.0f;
@@ -2045,7 +2045,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
                 L += w * l;
             }
 #pragma unroll
-            for (int o = 16; o > 0; o >>= 1) L += __shfl_xor_sync(0xffffffffu, L, o);
+            for (int x = 16; x > 0; x >>= 1) L += __shfl_xor_sync(0xffffffffu, L, x);
             if (lane == 0) hl[hh] = L;
         }
         __syncthreads();
