@@ -65,10 +65,10 @@ asan-model: model | $(BUILD)
 asan: asan-model
 
 # bench-model: prompt and generation speed of the model with the bf16 and oscar caches at 512,
-# 2K and 8K tokens of context (text: shared/data, beside the repo). Built with -O2, as the numbers
+# 2K and 8K tokens of context (text: data/). Built with -O2, as the numbers
 # in BENCHMARKS.md were; MODEL_BENCH_OPT="-O3 -march=native" is about 25% faster since the kernels
 # use vector extensions (before that, gcc 12 made them 2-3x slower at -O3 / -march=native).
-BENCH_TEXT      ?= ../shared/data/pride_and_prejudice.txt
+BENCH_TEXT      ?= data/pride_and_prejudice.txt
 MODEL_BENCH_OPT ?= -O2
 .PHONY: bench-model
 bench-model: model | $(BUILD)
@@ -76,8 +76,8 @@ bench-model: model | $(BUILD)
 	sh tests/bench_model.sh ./$(BUILD)/oscar-bench-model $(MODEL_GGUF) $(BENCH_TEXT)
 
 # >>eval ---- calibration on the model, quality against the baselines, the long-document demo ----
-CALIB_TEXT ?= ../shared/data/pride_and_prejudice.txt
-EVAL_TEXT  ?= ../shared/data/tinyshakespeare.txt
+CALIB_TEXT ?= data/pride_and_prejudice.txt
+EVAL_TEXT  ?= data/tinyshakespeare.txt
 ROT_FILE   := rotations/smollm2-135m-instruct.safetensors
 TEST_EXTRA += test-eval
 .PHONY: test-eval demo-model rotations
