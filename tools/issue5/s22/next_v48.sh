@@ -2,13 +2,12 @@
 # tools/issue5/s22/next_v48.sh - prepared for the next device session, not run (this session's device time was
 # spent). Repository root, device machine. Two small changes on the batch-1 chain after v47, timed alone and
 # together against the tree as it is (old):
-#   v48a (v48a_epilogue.patch): oscar_decode_w's end, every thread computes its head's warp weights and sum
-#        from shared memory instead of one thread per head and a barrier (same operations, same bits).
-#        ptxas (tools/ptxas_report.sh): d 128 G 4 INT2 oscar_decode_w then spills 4 bytes (one value stored at
-#        0x8590 and reloaded at 0x9760, inside the unit loop's code), d 256 G 4 INT2 16 bytes instead of 92.
+#   v48a (v48a_epilogue.patch): oscar_decode_w's end, lanes 0..G-1 of every warp compute the G heads' warp
+#        weights and sums into the warp's own copy, a warp barrier instead of the block's (same operations,
+#        same bits; warp 0 writes (M, L)). ptxas (tools/ptxas_report.sh): registers and spills as before.
 #   v48b (v48b_mergeh_totals.patch): oscar_merge_h, a warp per head sums its slices in the transform's lane
 #        layout (no os round trip, one barrier fewer); d 64 merge_h no longer spills (v47 made it spill 4 bytes).
-# Prediction: v48a -0.1 to -0.2 us per batch-1 call (or slower, if the spill is on the units' path); v48b -0.05
+# Prediction: v48a -0.1 to -0.2 us per batch-1 call, level at batch 8-32; v48b -0.05
 # to -0.1 us for H caches at batch 1-4. Quick test of each build, graph us (events us), the whole test_cuda --gpu
 # of the a+b build. Each variant is a directory of its own (headers re-embedded with tools/embed.sh).
 O=${OUT:-build/v48}; mkdir -p "$O"
