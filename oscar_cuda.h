@@ -4080,8 +4080,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "// loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us\n",
     "// for oscar_merge at batch 1, issue 5), so blocks are D x NSL threads (NSL = blockDim.x / D\n",
     "// slices, 512 threads in all for the merges; oscar_rotate_q and oscar_rotate_q1: RSL and OSCAR_RQT1\n",
-    "// threads over D / OSCAR_RNC and D / OSCAR_RNC1 columns): thread (c, sl) loads its slice's D / NSL rows of column c up front (all in flight: one\n",
-    "// round trip), and the slices add up in shared memory.\n",
+    "// threads over D / OSCAR_RNC and D / OSCAR_RNC1 columns): thread (c, sl) loads its slice's D / NSL\n",
+    "// rows of column c up front (all in flight: one round trip), and the slices add up in shared memory.\n",
     "#define RSL 512                       // threads per block of the merges\n",
     "#define RMAX (RSL / D < 1 \? 1 : RSL / D) // slices\n",
     "#define RPS (D / RMAX)                // rows per slice\n",
@@ -5617,6 +5617,21 @@ static int oscar__kv_splits(int slots, int per, int cap, int force) {
 /* 1: the queries of group G are rotated inside oscar_decode_w (every rotation is H), no rotation launch */
 static int oscar__kv_qwht(const oscar_cuda_kv *kv, int G) { return kv->krot && kv->wht && kv->wk_decode[G] && kv->qwht != 2; }
 
+/* the merge kernel of an attend call (index into oscar__merge_fn / oscar__merge_name): 0 oscar_merge,
+   one query head per block while the blocks fit two waves (batch 1: the shortest chain); 1
+   oscar_merge_g, a KV head's heads per block (fewer waves at large batches); 2 oscar_merge_h, one
+   head per block un-rotating by the fast transform (R_v^T = H: every rotation H, as the queries,
+   oscar__kv_qwht) where the grid is one wave or oscar_cuda_kv.merge 1 asks for one head per block
+   (kernels/NOTES.md v46: 0.3-0.4 us less at batch 1, slower at batch 8-32) */
+static const int oscar__merge_fn[3] = {2, 3, 5}; /* oscar_cuda_kv.fn_decode[G][.] */
+static const char *const oscar__merge_name[3] = {"oscar_merge", "oscar_merge_g", "oscar_merge_h"};
+static int oscar__kv_merge_kind(const oscar_cuda_kv *kv, int G, int n_q_heads, int n_seqs) {
+    const long long blocks = (long long)n_q_heads * n_seqs, sms = kv->cu->sm_count > 0 ? kv->cu->sm_count : 100;
+    if (kv->merge == 2 || (kv->merge != 1 && kv->rqh_decode[G] > 1 && blocks > 2 * sms)) return 1;
+    if (kv->vrot_t && !kv->absorb_v && oscar__kv_qwht(kv, G) && (kv->merge == 1 || blocks <= sms)) return 2;
+    return 0;
+}
+
 /* the split count of an attend call: n_seqs sequences of nkh query-head groups, the longest max_n
    tokens, at most cap splits; *pdl: whether the decode starts while the query rotation runs; *rq1:
    which rotation launch runs before it (1 oscar_rotate_q1, 0 oscar_rotate_q) */
@@ -5786,16 +5801,10 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.vmo = kv->vmo;
         rp.part_o = kv->work + off_o;
         rp.part_ml = kv->work + off_ml;
-        /* one query head per block while the blocks fit two waves (batch 1: the shortest chain),
-           else the heads of a KV head share a block and the rotation slice (fewer waves) */
-        const int grouped = kv->merge == 2 || (kv->merge != 1 && kv->rqh_decode[G] > 1 && (long long)n_q_heads * n_seqs > 2LL * (cu->sm_count > 0 ? cu->sm_count : 100));
-        /* every rotation H (as the queries, oscar__kv_qwht) and one query head per block: R_v^T = H
-           by the fast transform (oscar_merge_h) where the grid is one wave, or the knob asks for
-           these blocks (kernels/NOTES.md v46: 0.3-0.4 us less at batch 1, slower at batch 8-32) */
-        const int vw = rp.rot && qw && !grouped && (kv->merge == 1 || (long long)n_q_heads * n_seqs <= (cu->sm_count > 0 ? cu->sm_count : 100));
-        if (vw) rp.rot = 0;
-        rc = oscar__launch_ex(kv, kv->fn_decode[G][vw ? 5 : 2 + grouped], vw ? "oscar_merge_h" : grouped ? "oscar_merge_g" : "oscar_merge", (unsigned)(n_q_heads / (grouped ? kv->rqh_decode[G] : 1)),
-                              (unsigned)n_seqs, 1, 512u, 0, &rp, 1);
+        const int mk = oscar__kv_merge_kind(kv, G, n_q_heads, n_seqs);
+        if (mk == 2) rp.rot = 0; /* o . H inside oscar_merge_h */
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][oscar__merge_fn[mk]], oscar__merge_name[mk], (unsigned)(n_q_heads / (mk == 1 ? kv->rqh_decode[G] : 1)), (unsigned)n_seqs, 1, 512u, 0, &rp,
+                              1);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[3], kv->stream);
     /* a decode that counted without its merge (the merge's launch failed) leaves counts that the

@@ -110,11 +110,11 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
     int G = Hq / kv->Hkv, f, i, k, pdl = 1, rq1 = 0, splits = oscar__kv_pick_splits(kv, G, B, kv->Hkv, 1024, ctx, &pdl, &rq1);
     if (kv->wk_decode[G]) names[0] = "oscar_decode_w";
     if (rq1) names[1] = "oscar_rotate_q1";
-    const int vw = oscar__kv_qwht(kv, G) && kv->vrot_t && !kv->absorb_v && kv->merge != 2 && (kv->merge == 1 || Hq * B <= cu->sm_count); /* the merge un-rotates by the fast transform */
-    if (vw) names[2] = "oscar_merge_h";
+    const int mk = oscar__kv_merge_kind(kv, G, Hq, B); /* the merge kernel attend launches */
+    names[2] = oscar__merge_name[mk];
     float *t[3];
     for (f = 0; f < 6; f++) {
-        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f == 1 && rq1 ? 4 : f == 2 && vw ? 5 : f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
+        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f == 1 && rq1 ? 4 : f == 2 ? oscar__merge_fn[mk] : f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
         if (f == 1 && oscar__kv_qwht(kv, G)) {
             printf("diag query rotation: inside %s (every rotation is H), no launch\n", names[0]);
             continue;

@@ -1840,8 +1840,8 @@ extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; 
 // loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us
 // for oscar_merge at batch 1, issue 5), so blocks are D x NSL threads (NSL = blockDim.x / D
 // slices, 512 threads in all for the merges; oscar_rotate_q and oscar_rotate_q1: RSL and OSCAR_RQT1
-// threads over D / OSCAR_RNC and D / OSCAR_RNC1 columns): thread (c, sl) loads its slice's D / NSL rows of column c up front (all in flight: one
-// round trip), and the slices add up in shared memory.
+// threads over D / OSCAR_RNC and D / OSCAR_RNC1 columns): thread (c, sl) loads its slice's D / NSL
+// rows of column c up front (all in flight: one round trip), and the slices add up in shared memory.
 #define RSL 512                       // threads per block of the merges
 #define RMAX (RSL / D < 1 ? 1 : RSL / D) // slices
 #define RPS (D / RMAX)                // rows per slice
