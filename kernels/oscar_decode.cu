@@ -1947,7 +1947,7 @@ template <int NH, int VW>
 static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &p) {
     __shared__ float os[NH * D];
     __shared__ float red[NH * RMAX * D];
-    __shared__ float wsp[1024], wls[1024]; // [NH][S]: weight exp2(m - M) (0 for empty splits), weight x l
+    __shared__ float wsp[1024], wls[1024]; // [NH][S]: m, then the weight exp2(m - M) (0 for empty splits); l
     __shared__ float hl[NH];             // per head: the sum L
     const int h0 = blockIdx.x * NH, b = blockIdx.y, tid = threadIdx.x, c = tid % D, sl = tid / D, nsl = blockDim.x / D;
     const int rps = D / nsl, i0 = sl * rps, nt = blockDim.x, S = p.n_splits, warp = tid >> 5, lane = tid & 31;
@@ -2041,7 +2041,6 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
             for (int s = lane; s < S; s += 32) {
                 const float l = wls[hh * S + s], w = l > 0.0f ? exp2f(wsp[hh * S + s] - M) : 0.0f;
                 wsp[hh * S + s] = w;
-                wls[hh * S + s] = w * l;
                 L += w * l;
             }
 #pragma unroll
