@@ -13,6 +13,8 @@
 O=${OUT:-build/v48}; mkdir -p "$O"
 make -s build/bench_gpu build/test_cuda >/dev/null || exit 1
 cp build/bench_gpu build/bench_old
+# QUICK_OLD=1 also runs the quick test of the tree as it is; FULL=0 leaves out the whole test of a + b
+[ "$QUICK_OLD" = 1 ] && { timeout 200 ./build/test_cuda --gpu --quick > "$O/quick_old.log" 2>&1; echo "quick old: rc=$? $(grep -c "^ok" "$O/quick_old.log") ok, $(grep -c FAIL "$O/quick_old.log") FAIL"; }
 for v in a b ab; do
     rm -rf "v$v" && mkdir -p "v$v" && cp -r oscar.h oscar_cuda.h cli kernels tests "v$v/" || exit 1
     case $v in *a*) (cd "v$v" && patch -p1 -s < ../tools/issue5/s22/v48a_epilogue.patch) || exit 1;; esac
@@ -32,6 +34,6 @@ for n in 1 2; do
         timeout 60 "./build/bench_$v" --batch 8,32 --ctx 32768 --iters 15 --mode int2 --csv "$O/e.csv" > /dev/null 2>&1; row "$n $v H" "$O/e.csv"
     done
 done
-s=$(date +%s); timeout 330 ./build/test_cuda_ab --gpu > "$O/test_ab.log" 2>&1; echo "ab full: rc=$? $(( $(date +%s) - s )) s $(grep -c '^ok' "$O/test_ab.log") ok, $(grep -c FAIL "$O/test_ab.log") FAIL"; grep -m 3 FAIL "$O/test_ab.log"
+[ "$FULL" = 0 ] && echo "(whole test: in the issue-5 run that follows)" || { s=$(date +%s); timeout 330 ./build/test_cuda_ab --gpu > "$O/test_ab.log" 2>&1; echo "ab full: rc=$? $(( $(date +%s) - s )) s $(grep -c '^ok' "$O/test_ab.log") ok, $(grep -c FAIL "$O/test_ab.log") FAIL"; grep -m 3 FAIL "$O/test_ab.log"; }
 rm -rf va vb vab
 true
