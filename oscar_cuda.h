@@ -5619,15 +5619,16 @@ static int oscar__kv_qwht(const oscar_cuda_kv *kv, int G) { return kv->krot && k
 /* the merge kernel of an attend call (index into oscar__merge_fn / oscar__merge_name): 0 oscar_merge,
    one query head per block while the blocks fit two waves (batch 1: the shortest chain); 1
    oscar_merge_g, a KV head's heads per block (fewer waves at large batches); 2 oscar_merge_h, one
-   head per block un-rotating by the fast transform (R_v^T = H: every rotation H, as the queries,
-   oscar__kv_qwht) where the grid is one wave or oscar_cuda_kv.merge 1 asks for one head per block
-   (kernels/NOTES.md v46: 0.3-0.4 us less at batch 1, slower at batch 8-32) */
+   head per block un-rotating by the fast transform (R_v^T = H: every rotation H, kv->wht, and R_v
+   not absorbed) where the grid is one wave or oscar_cuda_kv.merge 1 asks for one head per block
+   (kernels/NOTES.md v46: 0.3-0.4 us less at batch 1, slower at batch 8-32). How the queries were
+   rotated (oscar_cuda_kv.qwht, the decode kernel) does not enter: the merge sees only the partials */
 static const int oscar__merge_fn[3] = {2, 3, 5}; /* oscar_cuda_kv.fn_decode[G][.] */
 static const char *const oscar__merge_name[3] = {"oscar_merge", "oscar_merge_g", "oscar_merge_h"};
 static int oscar__kv_merge_kind(const oscar_cuda_kv *kv, int G, int n_q_heads, int n_seqs) {
     const long long blocks = (long long)n_q_heads * n_seqs, sms = kv->cu->sm_count > 0 ? kv->cu->sm_count : 100;
     if (kv->merge == 2 || (kv->merge != 1 && kv->rqh_decode[G] > 1 && blocks > 2 * sms)) return 1;
-    if (kv->vrot_t && !kv->absorb_v && oscar__kv_qwht(kv, G) && (kv->merge == 1 || blocks <= sms)) return 2;
+    if (kv->vrot_t && !kv->absorb_v && kv->wht && (kv->merge == 1 || blocks <= sms)) return 2;
     return 0;
 }
 
