@@ -879,6 +879,9 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
 extern "C" __device__ int oscar_decode_w_on = WARPK;
 extern "C" __device__ int oscar_decode_w_smem_bytes = W_SMEM;
 extern "C" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;
+#ifndef OSCAR_WIL // 1: a block's warps take its units in turn, 0: each warp a contiguous run of them (v51:
+#define OSCAR_WIL (!OSCAR_INT2) // BF16 1-2% faster from 128K or batch 8 up; INT2 spills with it at 128 registers)
+#endif
 #ifndef OSCAR_MPOLL // 1: oscar_decode_w counts the splits done and the merges poll the counts (no grid wait)
 #define OSCAR_MPOLL 1
 #endif
@@ -1019,7 +1022,15 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         const int u = tsu + thu + (int)((c + wb - 1) / wb);
         return u < U ? u : U;
     };
+#if OSCAR_WIL
+    // the block's units taken in turn by its warps (unit ua, ua + WNW, ...): one region read by the
+    // block at a time instead of WNW (kernels/NOTES.md v51)
+    const int ua = first_unit(C * split / p.n_splits) + warp, ub = first_unit(C * (split + 1) / p.n_splits);
+#define W_US WNW
+#else
     const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);
+#define W_US 1
+#endif
 
     const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + jk;
     const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);
@@ -1109,7 +1120,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #if !OSCAR_WQFIRST
 #pragma unroll
     for (int s = 0; s < WNS - 1; s++) {
-        if (ua + s < ub) issue(ua + s, wst + s * W_STG);
+        if (ua + s * W_US < ub) issue(ua + s * W_US, wst + s * W_STG);
         oscar_cp_commit();
     }
 #else
@@ -1138,7 +1149,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         for (int k = 0; k < (G * D + 32 * WNW - 1) / (32 * WNW); k++) qv[k] = tid + k * 32 * WNW < G * D ? qg[tid + k * 32 * WNW] : 0.0f;
 #pragma unroll
         for (int s = 0; s < WNS - 1; s++) {
-            if (ua + s < ub) issue(ua + s, wst + s * W_STG);
+            if (ua + s * W_US < ub) issue(ua + s * W_US, wst + s * W_STG);
             oscar_cp_commit();
         }
 #pragma unroll
@@ -1343,8 +1354,8 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     if (wpr && tid == 0) wpr[14] = (unsigned long long)(clock64() - wpc0);
 #endif
 #pragma unroll 1
-    for (int u = ua, i = 0; u < ub; u++, i++) {
-        if (u + WNS - 1 < ub) issue(u + WNS - 1, wst + ((i + WNS - 1) % WNS) * W_STG);
+    for (int u = ua, i = 0; u < ub; u += W_US, i++) {
+        if (u + (WNS - 1) * W_US < ub) issue(u + (WNS - 1) * W_US, wst + ((i + WNS - 1) % WNS) * W_STG);
         oscar_cp_commit();
         asm volatile("cp.async.wait_group %0;\n" ::"n"(WNS - 1));
         __syncwarp();
