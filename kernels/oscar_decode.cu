@@ -880,8 +880,8 @@ extern "C" __device__ int oscar_decode_w_on = WARPK;
 extern "C" __device__ int oscar_decode_w_smem_bytes = W_SMEM;
 extern "C" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;
 #ifndef OSCAR_WIL // 1: a block's warps take its units in turn, 0: each warp a contiguous run of them (v51:
-#define OSCAR_WIL (!OSCAR_INT2) // BF16 1-2% faster from 128K or batch 8 up; INT2 spills with it at 128 registers)
-#endif
+#define OSCAR_WIL (!OSCAR_INT2) // BF16 1-2% faster from 128K or batch 8 up; INT2 0.5-2% faster at batch 8-32 but
+#endif                          // 3% slower at 1 x 128K, so off there: kernels/NOTES.md, twenty-fourth session)
 #ifndef OSCAR_MPOLL // 1: oscar_decode_w counts the splits done and the merges poll the counts (no grid wait)
 #define OSCAR_MPOLL 1
 #endif
@@ -1051,10 +1051,16 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     // (t + t / 4) * WRB), then the K and V scales
     // (the lane number from %laneid, which the compiler cannot bound: with tid & 31 it turns
     // lane * 16 + 512 k into an or, and then cannot fold the 512 k into the copies' addresses)
+    // (WIL: the lane number and the V rows' offset are recomputed in each issue, which keeps the INT2
+    // unit loop within 128 registers without a spill)
     int w_lane;
     asm("mov.u32 %0, %%laneid;" : "=r"(w_lane));
-    const oscar_u32 w_vrow = (oscar_u32)(w_lane / (WRB / 16)), w_vo = (oscar_u32)(w_lane % (WRB / 16)) * 16;
+#define W_VDST                                                                                                       \
+    const oscar_u32 w_vrow = (oscar_u32)(w_lane / (WRB / 16)), w_vo = (oscar_u32)(w_lane % (WRB / 16)) * 16;         \
     const oscar_u32 w_vdst = W_I2_V + (w_vrow + (w_vrow >> 2)) * WRB + w_vo; // + 32 / (WRB / 16) rows per step
+#if !OSCAR_WIL
+    W_VDST
+#endif
 #define W_NCK (TH * WRB / 16) // 16-byte chunks of a unit's K (or V) codes
 #define W_NSC (TH * NGR / 4) // 16-byte chunks of a unit's K (or V) scales
 #endif
@@ -1063,6 +1069,10 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         if (u >= tsu && u < tsu + thu) {
             const int tok0 = (u - tsu) * TH, r0 = tok0 % PP;
             const oscar_u8 *base = hpool + (size_t)bt[tok0 / PP] * hpage;
+#if OSCAR_WIL
+            asm volatile("mov.u32 %0, %%laneid;" : "=r"(w_lane));
+            W_VDST
+#endif
             const oscar_u8 *kb = base + r0 * WRB + w_lane * 16, *vb = kb + PP * (WRB + NGR * 4);
 #pragma unroll
             for (int k = 0; k < (W_NCK + 31) / 32; k++)
