@@ -882,6 +882,10 @@ extern "C" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;
 #ifndef OSCAR_WIL // 1: a block's warps take its units in turn, 0: each warp a contiguous run of them (v51:
 #define OSCAR_WIL (!OSCAR_INT2) // BF16 1-2% faster from 128K or batch 8 up; INT2 0.5-2% faster at batch 8-32 but
 #endif                          // 3% slower at 1 x 128K, so off there: kernels/NOTES.md, twenty-fourth session)
+#ifndef OSCAR_WIG // warps per group that take a region's units in turn (OSCAR_WIL: all of the block's)
+#define OSCAR_WIG (OSCAR_WIL ? OSCAR_WNW : 1)
+#endif
+#define W_WIG (OSCAR_WIG >= 1 && OSCAR_WIG <= OSCAR_WNW && OSCAR_WNW % OSCAR_WIG == 0 ? OSCAR_WIG : 1)
 #ifndef OSCAR_MPOLL // 1: oscar_decode_w counts the splits done and the merges poll the counts (no grid wait)
 #define OSCAR_MPOLL 1
 #endif
@@ -1022,11 +1026,16 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         const int u = tsu + thu + (int)((c + wb - 1) / wb);
         return u < U ? u : U;
     };
-#if OSCAR_WIL
-    // the block's units taken in turn by its warps (unit ua, ua + WNW, ...): one region read by the
-    // block at a time instead of WNW (kernels/NOTES.md v51)
+#if W_WIG > 1
+    // groups of W_WIG warps take their group's units in turn (unit ua, ua + W_WIG, ...): WNW / W_WIG regions
+    // read by the block at a time instead of WNW (kernels/NOTES.md v51)
+#if W_WIG == WNW
     const int ua = first_unit(C * split / p.n_splits) + warp, ub = first_unit(C * (split + 1) / p.n_splits);
-#define W_US WNW
+#else
+    const int gsub = split * (WNW / W_WIG) + warp / W_WIG, TG = p.n_splits * (WNW / W_WIG);
+    const int ua = first_unit(C * gsub / TG) + warp % W_WIG, ub = first_unit(C * (gsub + 1) / TG);
+#endif
+#define W_US W_WIG
 #else
     const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);
 #define W_US 1
@@ -1058,7 +1067,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #define W_VDST                                                                                                       \
     const oscar_u32 w_vrow = (oscar_u32)(w_lane / (WRB / 16)), w_vo = (oscar_u32)(w_lane % (WRB / 16)) * 16;         \
     const oscar_u32 w_vdst = W_I2_V + (w_vrow + (w_vrow >> 2)) * WRB + w_vo; // + 32 / (WRB / 16) rows per step
-#if !OSCAR_WIL
+#if W_WIG == 1
     W_VDST
 #endif
 #define W_NCK (TH * WRB / 16) // 16-byte chunks of a unit's K (or V) codes
@@ -1069,7 +1078,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         if (u >= tsu && u < tsu + thu) {
             const int tok0 = (u - tsu) * TH, r0 = tok0 % PP;
             const oscar_u8 *base = hpool + (size_t)bt[tok0 / PP] * hpage;
-#if OSCAR_WIL
+#if W_WIG > 1
             asm volatile("mov.u32 %0, %%laneid;" : "=r"(w_lane));
             W_VDST
 #endif
