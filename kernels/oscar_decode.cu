@@ -885,7 +885,10 @@ extern "C" __device__ int oscar_decode_w_threads = 32 * OSCAR_WNW;
 #ifndef OSCAR_WIG // warps per group that take a region's units in turn (OSCAR_WIL: all of the block's)
 #define OSCAR_WIG (OSCAR_WIL ? OSCAR_WNW : 1)
 #endif
-#define W_WIG (OSCAR_WIG >= 1 && OSCAR_WIG <= OSCAR_WNW && OSCAR_WNW % OSCAR_WIG == 0 ? OSCAR_WIG : 1)
+#if OSCAR_WIG < 1 || OSCAR_WIG > OSCAR_WNW || OSCAR_WNW % OSCAR_WIG != 0
+#error "OSCAR_WIG must divide OSCAR_WNW (warps per block)"
+#endif
+#define W_WIG OSCAR_WIG
 #ifndef OSCAR_MPOLL // 1: oscar_decode_w counts the splits done and the merges poll the counts (no grid wait)
 #define OSCAR_MPOLL 1
 #endif
@@ -1029,7 +1032,7 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 #if W_WIG > 1
     // groups of W_WIG warps take their group's units in turn (unit ua, ua + W_WIG, ...): WNW / W_WIG regions
     // read by the block at a time instead of WNW (kernels/NOTES.md v51)
-#if W_WIG == WNW
+#if W_WIG == WNW // the general form below with warp / WNW = 0 (the compiler does not fold it)
     const int ua = first_unit(C * split / p.n_splits) + warp, ub = first_unit(C * (split + 1) / p.n_splits);
 #else
     const int gsub = split * (WNW / W_WIG) + warp / W_WIG, TG = p.n_splits * (WNW / W_WIG);
@@ -1060,8 +1063,8 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     // (t + t / 4) * WRB), then the K and V scales
     // (the lane number from %laneid, which the compiler cannot bound: with tid & 31 it turns
     // lane * 16 + 512 k into an or, and then cannot fold the 512 k into the copies' addresses)
-    // (WIL: the lane number and the V rows' offset are recomputed in each issue, which keeps the INT2
-    // unit loop within 128 registers without a spill)
+    // (W_WIG > 1: the lane number and the V rows' offset are recomputed in each issue, which keeps the
+    // INT2 unit loop within 128 registers without a spill)
     int w_lane;
     asm("mov.u32 %0, %%laneid;" : "=r"(w_lane));
 #define W_VDST                                                                                                       \
