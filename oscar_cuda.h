@@ -393,7 +393,8 @@ typedef struct oscar_cuda_kv {
     oscar_cuda_seq *seqs;
     oscar_cu_module mod_append;
     oscar_cu_module mod_decode[33];      /* by GQA group */
-    oscar_cu_function fn_append, fn_decode[33][6]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g, oscar_rotate_q1, oscar_merge_h */
+    oscar_cu_function fn_append, fn_decode[33][7]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g, oscar_rotate_q1, oscar_merge_h,
+                                                      oscar_decode_w_il (NULL where not built) */
     int smem_append;                 /* oscar_append's dynamic shared memory (bytes) */
     oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
     oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_90+); NULL where not built */
@@ -421,6 +422,11 @@ typedef struct oscar_cuda_kv {
                                            KV heads (measured: faster at batch 8-32, slower at batch 1,
                                            kernels/NOTES.md v32); 1: wherever the kernel counts; 2: never
                                            (tests, tuning) */
+    int wig;                            /* 0 (init): where the module has oscar_decode_w_il (INT2, d 128, 4
+                                           query heads per KV head), the decode's warps take their block's
+                                           units in turn where the batch holds >= 64 KV heads (measured:
+                                           0.5-2% faster at batch 8-32, 3% slower at batch 1, kernels/NOTES.md
+                                           v51); 1: wherever built; 2: never (tests, tuning) */
     int decode_pdl;                     /* 0 (init) or 1: the decode kernel is launched to start while the
                                            query rotation runs (programmatic dependent launch); 2: after it
                                            (tests, tuning) */
@@ -3226,7 +3232,10 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "__device__ unsigned long long oscar_wprof[OSCAR_WPROF * 16];\n",
     "}\n",
     "#endif\n",
-    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {\n",
+    "// the kernel's body; WIG: warps per group taking a region's units in turn (W_WIG for oscar_decode_w, WNW for\n",
+    "// oscar_decode_w_il)\n",
+    "template <int WIG>\n",
+    "static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_params &p) {\n",
     "    extern __shared__ __align__(16) oscar_u8 smem[];\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
     "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head\n",
@@ -3269,20 +3278,12 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        const int u = tsu + thu + (int)((c + wb - 1) / wb);\n",
     "        return u < U \? u : U;\n",
     "    };\n",
-    "#if W_WIG > 1\n",
-    "    // groups of W_WIG warps take their group's units in turn (unit ua, ua + W_WIG, ...): WNW / W_WIG regions\n",
-    "    // read by the block at a time instead of WNW (kernels/NOTES.md v51)\n",
-    "#if W_WIG == WNW // the general form below with warp / WNW = 0 (the compiler does not fold it)\n",
-    "    const int ua = first_unit(C * split / p.n_splits) + warp, ub = first_unit(C * (split + 1) / p.n_splits);\n",
-    "#else\n",
-    "    const int gsub = split * (WNW / W_WIG) + warp / W_WIG, TG = p.n_splits * (WNW / W_WIG);\n",
-    "    const int ua = first_unit(C * gsub / TG) + warp % W_WIG, ub = first_unit(C * (gsub + 1) / TG);\n",
-    "#endif\n",
-    "#define W_US W_WIG\n",
-    "#else\n",
-    "    const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);\n",
-    "#define W_US 1\n",
-    "#endif\n",
+    "    // WIG > 1: groups of WIG warps take their group's units in turn (unit ua, ua + WIG, ...): WNW / WIG\n",
+    "    // regions read by the block at a time instead of WNW (kernels/NOTES.md v51)\n",
+    "    const int gsub = split * (WNW / WIG) + warp / WIG, TG = p.n_splits * (WNW / WIG);\n",
+    "    const int ua = WIG == 1 \? first_unit(C * gw / TW) : WIG == WNW \? first_unit(C * split / p.n_splits) + warp : first_unit(C * gsub / TG) + warp % WIG;\n",
+    "    const int ub = WIG == 1 \? first_unit(C * (gw + 1) / TW) : WIG == WNW \? first_unit(C * (split + 1) / p.n_splits) : first_unit(C * (gsub + 1) / TG);\n",
+    "#define W_US WIG\n",
     "\n",
     "    const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + jk;\n",
     "    const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);\n",
@@ -3303,16 +3304,13 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    // (t + t / 4) * WRB), then the K and V scales\n",
     "    // (the lane number from %laneid, which the compiler cannot bound: with tid & 31 it turns\n",
     "    // lane * 16 + 512 k into an or, and then cannot fold the 512 k into the copies' addresses)\n",
-    "    // (W_WIG > 1: the lane number and the V rows' offset are recomputed in each issue, which keeps the\n",
+    "    // (WIG > 1: the lane number and the V rows' offset are recomputed in each issue, which keeps the\n",
     "    // INT2 unit loop within 128 registers without a spill)\n",
     "    int w_lane;\n",
     "    asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(w_lane));\n",
-    "#define W_VDST                                                                                                       \\\n",
-    "    const oscar_u32 w_vrow = (oscar_u32)(w_lane / (WRB / 16)), w_vo = (oscar_u32)(w_lane % (WRB / 16)) * 16;         \\\n",
-    "    const oscar_u32 w_vdst = W_I2_V + (w_vrow + (w_vrow >> 2)) * WRB + w_vo; // + 32 / (WRB / 16) rows per step\n",
-    "#if W_WIG == 1\n",
-    "    W_VDST\n",
-    "#endif\n",
+    "    // the lane's V-code destination: + 32 / (WRB / 16) rows per step\n",
+    "#define W_VDST_OF(l) (W_I2_V + ((oscar_u32)(l) / (WRB / 16) + (((oscar_u32)(l) / (WRB / 16)) >> 2)) * WRB + ((oscar_u32)(l) % (WRB / 16)) * 16)\n",
+    "    const oscar_u32 w_vdst0 = WIG == 1 \? W_VDST_OF(w_lane) : 0u;\n",
     "#define W_NCK (TH * WRB / 16) // 16-byte chunks of a unit's K (or V) codes\n",
     "#define W_NSC (TH * NGR / 4) // 16-byte chunks of a unit's K (or V) scales\n",
     "#endif\n",
@@ -3321,10 +3319,8 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        if (u >= tsu && u < tsu + thu) {\n",
     "            const int tok0 = (u - tsu) * TH, r0 = tok0 % PP;\n",
     "            const oscar_u8 *base = hpool + (size_t)bt[tok0 / PP] * hpage;\n",
-    "#if W_WIG > 1\n",
-    "            asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(w_lane));\n",
-    "            W_VDST\n",
-    "#endif\n",
+    "            if (WIG > 1) asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(w_lane));\n",
+    "            const oscar_u32 w_vdst = WIG == 1 \? w_vdst0 : W_VDST_OF(w_lane);\n",
     "            const oscar_u8 *kb = base + r0 * WRB + w_lane * 16, *vb = kb + PP * (WRB + NGR * 4);\n",
     "#pragma unroll\n",
     "            for (int k = 0; k < (W_NCK + 31) / 32; k++)\n",
@@ -4105,6 +4101,13 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    }\n",
     "#endif\n",
     "}\n",
+    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) { oscar_decode_w_body<W_WIG>(p); }\n",
+    "#if OSCAR_INT2 && W_WIG == 1 && D == 128 && G == 4\n",
+    "// the same with the block's units taken in turn by its warps (v51: 0.5-2% faster at batch 8-32, 3% slower at\n",
+    "// 1 x 128K; measured at d 128 G 4, built there only), which the host launches where the batch holds >= 64\n",
+    "// KV heads (oscar_cuda_kv.wig)\n",
+    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_il(const oscar_attn_params p) { oscar_decode_w_body<WNW>(p); }\n",
+    "#endif\n",
     "#else\n",
     "extern \"C\" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }\n",
     "#endif\n",
@@ -5590,6 +5593,9 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][3], kv->mod_decode[G], "oscar_merge_g");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][5], kv->mod_decode[G], "oscar_merge_h");
+        kv->fn_decode[G][6] = NULL; /* oscar_decode_w_il: built for some specialisations only */
+        if (!r && kv->wk_decode[G] && cu->drv.cuModuleGetFunction(&kv->fn_decode[G][6], kv->mod_decode[G], "oscar_decode_w_il")) kv->fn_decode[G][6] = NULL;
+        if (!r && kv->fn_decode[G][6] && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][6], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
         if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
         /* the small kernels ask for the decode's shared-memory split of the SM (the decode grid is
            placed while oscar_rotate_q runs, and a merge while the decode runs): measured 0.9-1.1 us
@@ -5822,7 +5828,9 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
         if (poll) ap.counts = kv->counts;
-        rc = oscar__launch_ex(kv, kv->fn_decode[G][0], "oscar_decode", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, dpdl);
+        /* the interleaved decode (oscar_decode_w_il) where it is built and the batch holds >= 64 KV heads */
+        const int il = kv->fn_decode[G][6] && kv->wig != 2 && (kv->wig == 1 || (long long)n_seqs * nkh >= 64);
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][il ? 6 : 0], il ? "oscar_decode_w_il" : "oscar_decode", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, dpdl);
         decode_launched = !rc;
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);

@@ -91,6 +91,7 @@ static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch time
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
 static int oscar__bg_poll; /* --poll N: oscar_cuda_kv.poll (0: auto, 1: the merge always polls per-KV-head split counts, 2: never) */
+static int oscar__bg_wig;  /* --wig N: oscar_cuda_kv.wig (0: auto, 1: the interleaved decode wherever built, 2: never) */
 static int oscar__bg_hsplit; /* --hsplit N: oscar_cuda_kv.hsplit (0: auto, 1: never split a KV head's query heads, n: n groups) */
 static int oscar__bg_quality;  /* bit 0 (--center): the write path's caches center rows by (random) means (cfg.center 1);
                                   bit 1 (--gain): the gain encoder on K and V (k_gain, v_gain); --quality: both. Each
@@ -543,6 +544,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     kv.hsplit = oscar__bg_hsplit;
     kv.decode_pdl = oscar__bg_dpdl;
     kv.poll = oscar__bg_poll;
+    kv.wig = oscar__bg_wig;
     rows = (size_t)chunk * Hkv * d;
     hk = (float *)malloc(sizeof(float) * rows);
     hv = (float *)malloc(sizeof(float) * rows);
@@ -728,10 +730,11 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --poll N: oscar_cuda_kv.poll: 0 automatic (the merge polls per-KV-head split counts from 64 (sequence, KV head) pairs up), 1 always, 2 never\n"
+                   "  --wig N: oscar_cuda_kv.wig: 0 automatic (INT2 d 128 G 4: the block's warps take its units in turn from 64 pairs up), 1 always, 2 never\n"
                    "  --hsplit N: oscar_cuda_kv.hsplit: 0 automatic (G > 8: groups of 3-8 query heads), 1 never split a KV head's query heads, n: n groups\n"
                    "  --rot: the INT2 cache's rotations: Hadamard (default; queries rotated inside the decode), none, Hadamard with R_v absorbed (no un-rotation),\n"
                    "         or dense (H with permuted columns: the cost of fitted rotations, a query-rotation launch before the decode)\n"
@@ -765,6 +768,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--hsplit")) oscar__bg_hsplit = atoi(v);
         else if (!strcmp(a, "--dpdl")) oscar__bg_dpdl = atoi(v);
         else if (!strcmp(a, "--poll")) oscar__bg_poll = atoi(v);
+        else if (!strcmp(a, "--wig")) oscar__bg_wig = atoi(v);
         else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : !strcmp(v, "dense") ? 3 : 1;
         else if (!strcmp(a, "--mode")) oscar__bg_modes = !strcmp(v, "bf16") ? 1 : !strcmp(v, "int2") ? 2 : !strcmp(v, "both") ? 3 : !strcmp(v, "write") ? 4 : 0;
         else {

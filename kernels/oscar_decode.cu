@@ -986,7 +986,10 @@ extern "C" {
 __device__ unsigned long long oscar_wprof[OSCAR_WPROF * 16];
 }
 #endif
-extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) {
+// the kernel's body; WIG: warps per group taking a region's units in turn (W_WIG for oscar_decode_w, WNW for
+// oscar_decode_w_il)
+template <int WIG>
+static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_params &p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
     const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head
@@ -1029,20 +1032,12 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         const int u = tsu + thu + (int)((c + wb - 1) / wb);
         return u < U ? u : U;
     };
-#if W_WIG > 1
-    // groups of W_WIG warps take their group's units in turn (unit ua, ua + W_WIG, ...): WNW / W_WIG regions
-    // read by the block at a time instead of WNW (kernels/NOTES.md v51)
-#if W_WIG == WNW // the general form below with warp / WNW = 0 (the compiler does not fold it)
-    const int ua = first_unit(C * split / p.n_splits) + warp, ub = first_unit(C * (split + 1) / p.n_splits);
-#else
-    const int gsub = split * (WNW / W_WIG) + warp / W_WIG, TG = p.n_splits * (WNW / W_WIG);
-    const int ua = first_unit(C * gsub / TG) + warp % W_WIG, ub = first_unit(C * (gsub + 1) / TG);
-#endif
-#define W_US W_WIG
-#else
-    const int ua = first_unit(C * gw / TW), ub = first_unit(C * (gw + 1) / TW);
-#define W_US 1
-#endif
+    // WIG > 1: groups of WIG warps take their group's units in turn (unit ua, ua + WIG, ...): WNW / WIG
+    // regions read by the block at a time instead of WNW (kernels/NOTES.md v51)
+    const int gsub = split * (WNW / WIG) + warp / WIG, TG = p.n_splits * (WNW / WIG);
+    const int ua = WIG == 1 ? first_unit(C * gw / TW) : WIG == WNW ? first_unit(C * split / p.n_splits) + warp : first_unit(C * gsub / TG) + warp % WIG;
+    const int ub = WIG == 1 ? first_unit(C * (gw + 1) / TW) : WIG == WNW ? first_unit(C * (split + 1) / p.n_splits) : first_unit(C * (gsub + 1) / TG);
+#define W_US WIG
 
     const size_t slab = ((size_t)slot * p.L + p.layer) * p.Hkv + jk;
     const oscar_u8 *sinkK = (const oscar_u8 *)p.sink + slab * 2 * p.S0 * (D * 2);
@@ -1063,16 +1058,13 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     // (t + t / 4) * WRB), then the K and V scales
     // (the lane number from %laneid, which the compiler cannot bound: with tid & 31 it turns
     // lane * 16 + 512 k into an or, and then cannot fold the 512 k into the copies' addresses)
-    // (W_WIG > 1: the lane number and the V rows' offset are recomputed in each issue, which keeps the
+    // (WIG > 1: the lane number and the V rows' offset are recomputed in each issue, which keeps the
     // INT2 unit loop within 128 registers without a spill)
     int w_lane;
     asm("mov.u32 %0, %%laneid;" : "=r"(w_lane));
-#define W_VDST                                                                                                       \
-    const oscar_u32 w_vrow = (oscar_u32)(w_lane / (WRB / 16)), w_vo = (oscar_u32)(w_lane % (WRB / 16)) * 16;         \
-    const oscar_u32 w_vdst = W_I2_V + (w_vrow + (w_vrow >> 2)) * WRB + w_vo; // + 32 / (WRB / 16) rows per step
-#if W_WIG == 1
-    W_VDST
-#endif
+    // the lane's V-code destination: + 32 / (WRB / 16) rows per step
+#define W_VDST_OF(l) (W_I2_V + ((oscar_u32)(l) / (WRB / 16) + (((oscar_u32)(l) / (WRB / 16)) >> 2)) * WRB + ((oscar_u32)(l) % (WRB / 16)) * 16)
+    const oscar_u32 w_vdst0 = WIG == 1 ? W_VDST_OF(w_lane) : 0u;
 #define W_NCK (TH * WRB / 16) // 16-byte chunks of a unit's K (or V) codes
 #define W_NSC (TH * NGR / 4) // 16-byte chunks of a unit's K (or V) scales
 #endif
@@ -1081,10 +1073,8 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
         if (u >= tsu && u < tsu + thu) {
             const int tok0 = (u - tsu) * TH, r0 = tok0 % PP;
             const oscar_u8 *base = hpool + (size_t)bt[tok0 / PP] * hpage;
-#if W_WIG > 1
-            asm volatile("mov.u32 %0, %%laneid;" : "=r"(w_lane));
-            W_VDST
-#endif
+            if (WIG > 1) asm volatile("mov.u32 %0, %%laneid;" : "=r"(w_lane));
+            const oscar_u32 w_vdst = WIG == 1 ? w_vdst0 : W_VDST_OF(w_lane);
             const oscar_u8 *kb = base + r0 * WRB + w_lane * 16, *vb = kb + PP * (WRB + NGR * 4);
 #pragma unroll
             for (int k = 0; k < (W_NCK + 31) / 32; k++)
@@ -1865,6 +1855,13 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
     }
 #endif
 }
+extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) { oscar_decode_w_body<W_WIG>(p); }
+#if OSCAR_INT2 && W_WIG == 1 && D == 128 && G == 4
+// the same with the block's units taken in turn by its warps (v51: 0.5-2% faster at batch 8-32, 3% slower at
+// 1 x 128K; measured at d 128 G 4, built there only), which the host launches where the batch holds >= 64
+// KV heads (oscar_cuda_kv.wig)
+extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_il(const oscar_attn_params p) { oscar_decode_w_body<WNW>(p); }
+#endif
 #else
 extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }
 #endif
