@@ -4107,10 +4107,16 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "// 1 x 128K; measured at d 128 G 4, built there only), which the host launches where the batch holds >= 64\n",
     "// KV heads (oscar_cuda_kv.wig)\n",
     "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_il(const oscar_attn_params p) { oscar_decode_w_body<WNW>(p); }\n",
+    "#define OSCAR_W_IL 1\n",
     "#endif\n",
     "#else\n",
     "extern \"C\" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }\n",
     "#endif\n",
+    "#ifndef OSCAR_W_IL\n",
+    "#define OSCAR_W_IL 0\n",
+    "#endif\n",
+    "// 1: this module has oscar_decode_w_il (the host asks this, not cuModuleGetFunction for a kernel that may be absent)\n",
+    "extern \"C\" __device__ int oscar_decode_w_il_on = OSCAR_W_IL;\n",
     "\n",
     "// The two small launches read a D x D fp32 rotation each (64 KB at D 128). A loop of dependent\n",
     "// loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us\n",
@@ -5593,8 +5599,13 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][3], kv->mod_decode[G], "oscar_merge_g");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][5], kv->mod_decode[G], "oscar_merge_h");
-        kv->fn_decode[G][6] = NULL; /* oscar_decode_w_il: built for some specialisations only */
-        if (!r && kv->wk_decode[G] && cu->drv.cuModuleGetFunction(&kv->fn_decode[G][6], kv->mod_decode[G], "oscar_decode_w_il")) kv->fn_decode[G][6] = NULL;
+        kv->fn_decode[G][6] = NULL; /* oscar_decode_w_il: built for some specialisations only (oscar_decode_w_il_on) */
+        if (!r && kv->wk_decode[G]) {
+            int il_on = 0;
+            r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_il_on");
+            if (!r) r = cu->drv.cuMemcpyDtoH(&il_on, gp, sizeof il_on);
+            if (!r && il_on) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][6], kv->mod_decode[G], "oscar_decode_w_il");
+        }
         if (!r && kv->fn_decode[G][6] && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][6], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
         if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
         /* the small kernels ask for the decode's shared-memory split of the SM (the decode grid is
@@ -5674,11 +5685,48 @@ static int oscar__kv_merge_kind(const oscar_cuda_kv *kv, int G, int n_q_heads, i
 /* the split count of an attend call: n_seqs sequences of nkh query-head groups, the longest max_n
    tokens, at most cap splits; *pdl: whether the decode starts while the query rotation runs; *rq1:
    which rotation launch runs before it (1 oscar_rotate_q1, 0 oscar_rotate_q) */
-static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh, int cap, int max_n, int *pdl, int *rq1) {
+/* 1: the decode is the interleaved one (oscar_decode_w_il), where it is built and the batch holds >= 64
+   (sequence, KV head) pairs (oscar_cuda_kv.wig) */
+static int oscar__kv_il(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh) {
+    return kv->fn_decode[G][6] && kv->wig != 2 && (kv->wig == 1 || (long long)n_seqs * nkh >= 64);
+}
+
+/* splits per (sequence, KV head) for the interleaved decode (oscar_decode_w_il): the busiest SM's work. With
+   b = ceil(per s / sms) blocks on the busiest SM, each 1 / s of a pair, the cost is b / s times a preference
+   for b measured on the H100 (occupancy 4; kernels/NOTES.md v52): occ - 1 blocks per SM best (8 x 32K at 6
+   splits 67.0 us against 68.0 for the slot-filling 8; 12 x 32K at 4 splits 93.4 against 99.2 for 11 in two
+   waves), then occ, then fewer; more than one wave 1.1 (40 x 32K: 8 splits in five waves 287.5 against 310.0
+   for one wave of 1 split, 56 SMs holding 3 blocks of a whole pair) */
+static double oscar__kv_il_cost(int sms, int occ, int per, int s) {
+    const long long b = ((long long)per * s + sms - 1) / sms;
+    const double pref = b > occ ? 1.1 : b == occ - 1 ? 1.0 : b == occ ? 1.015 : b == 1 ? 1.5 : 1.02;
+    return (double)b / s * pref;
+}
+/* the one-wave split count of least cost, or fill (the slot-filling choice) where that costs less */
+static int oscar__kv_splits_il(int sms, int occ, int per, int cap, int fill) {
+    int s, best = fill;
+    double best_c = oscar__kv_il_cost(sms, occ, per, fill);
+    for (s = 1; s <= cap && ((long long)per * s + sms - 1) / sms <= occ; s++) {
+        const double c = oscar__kv_il_cost(sms, occ, per, s);
+        if (c < best_c - 1e-9) {
+            best_c = c;
+            best = s;
+        }
+    }
+    return best;
+}
+
+static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh, int cap, int max_n, int il, int *pdl, int *rq1) {
     const oscar_cuda *cu = kv->cu;
     int splits = oscar__kv_splits(kv->occ_decode[G] * (cu->sm_count > 0 ? cu->sm_count : 100), nkh * n_seqs, cap, kv->splits), s;
     *pdl = kv->wk_decode[G] && kv->decode_pdl != 2;
     *rq1 = kv->rotate_q1 == 1;
+    /* not behind a query-rotation launch (fitted rotations): its blocks, placed first, leave the decode's
+       grid fewer slots on some SMs, and fewer splits then load the others more (8 x 128K dense, back to
+       back: 257.8 us at 6 splits against 223.6 at 8, run s25-10) */
+    if (il && kv->splits <= 0 && (long long)n_seqs * nkh >= 64 && cu->sm_count > 0 && kv->occ_decode[G] >= 2 && !(kv->krot && !oscar__kv_qwht(kv, G))) {
+        return oscar__kv_splits_il(cu->sm_count, kv->occ_decode[G], nkh * n_seqs, cap, splits);
+    }
     /* measured on the H100 for one sequence of an INT2 cache whose decode kernel fits 4 blocks per SM
        (8 KV heads, d 128, G 4; kernels/NOTES.md v42, v43); other cases keep the slot-filling count */
     if (n_seqs != 1 || !kv->int2 || kv->splits > 0 || kv->occ_decode[G] != 4 || cu->sm_count <= 0) return splits;
@@ -5698,7 +5746,7 @@ static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
-    int G, i, rc, max_tiles = 0, max_units = 0, max_n = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh, dpdl, rq1, qw;
+    int G, i, rc, max_tiles = 0, max_units = 0, max_n = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh, dpdl, rq1, qw, il;
     size_t off_q, off_o, off_ml, off_si, need;
     int *si, si_small[2 * OSCAR__INLINE_SEQS]; /* small batches: no allocation (this call's host time is batch 1's critical path) */
     oscar__attn_params ap;
@@ -5771,7 +5819,8 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     /* the merge polls per-KV-head split counts where oscar_decode_w keeps them (counts: a row per
        batch entry, so batches of up to max_seqs) */
     poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * nkh >= 64);
-    splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles, max_n, &dpdl, &rq1);
+    il = oscar__kv_il(kv, G, n_seqs, nkh);
+    splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles, max_n, il, &dpdl, &rq1);
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;
@@ -5828,8 +5877,6 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
         if (poll) ap.counts = kv->counts;
-        /* the interleaved decode (oscar_decode_w_il) where it is built and the batch holds >= 64 KV heads */
-        const int il = kv->fn_decode[G][6] && kv->wig != 2 && (kv->wig == 1 || (long long)n_seqs * nkh >= 64);
         rc = oscar__launch_ex(kv, kv->fn_decode[G][il ? 6 : 0], il ? "oscar_decode_w_il" : "oscar_decode", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, dpdl);
         decode_launched = !rc;
     }

@@ -109,14 +109,14 @@ static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
    then the median time of each launch (query rotation, split-K decode, merge) over iters calls */
 static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters, int ctx) {
     const char *names[6] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_wht", "oscar_append_fwht"};
-    int G = Hq / kv->Hkv, f, i, k, pdl = 1, rq1 = 0, splits = oscar__kv_pick_splits(kv, G, B, kv->Hkv, 1024, ctx, &pdl, &rq1);
-    if (kv->wk_decode[G]) names[0] = "oscar_decode_w";
+    int G = Hq / kv->Hkv, f, i, k, pdl = 1, rq1 = 0, il = oscar__kv_il(kv, G, B, kv->Hkv), splits = oscar__kv_pick_splits(kv, G, B, kv->Hkv, 1024, ctx, il, &pdl, &rq1);
+    if (kv->wk_decode[G]) names[0] = il ? "oscar_decode_w_il" : "oscar_decode_w";
     if (rq1) names[1] = "oscar_rotate_q1";
     const int mk = oscar__kv_merge_kind(kv, G, Hq, B); /* the merge kernel attend launches */
     names[2] = oscar__merge_name[mk];
     float *t[3];
     for (f = 0; f < 6; f++) {
-        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f == 1 && rq1 ? 4 : f == 2 ? oscar__merge_fn[mk] : f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
+        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f == 1 && rq1 ? 4 : f == 2 ? oscar__merge_fn[mk] : f == 0 && il ? 6 : f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
         if (f == 1 && oscar__kv_qwht(kv, G)) {
             printf("diag query rotation: inside %s (every rotation is H), no launch\n", names[0]);
             continue;
@@ -314,6 +314,14 @@ static void oscar__bg_wprof(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, 
         printf("wprof: the kernels were not built with -DOSCAR_WPROF=N\n");
         return;
     }
+    /* records of an earlier launch with more blocks (another shape in this process) would stay behind */
+    cu->drv.cuMemsetD8Async(gp, 0, gb, kv->stream);
+    {
+        oscar_cu_ptr xp = 0;
+        size_t xb = 0;
+        if (!cu->drv.cuModuleGetGlobal(&xp, &xb, kv->mod_decode[G], "oscar_rprof")) cu->drv.cuMemsetD8Async(xp, 0, xb, kv->stream);
+        if (!cu->drv.cuModuleGetGlobal(&xp, &xb, kv->mod_decode[G], "oscar_mprof")) cu->drv.cuMemsetD8Async(xp, 0, xb, kv->stream);
+    }
     for (i = 0; i < 5; i++) oscar_cuda_kv_attend(kv, (int)i % L, seqs, B, dout, dq, Hq, 0.0f);
     cu->drv.cuCtxSynchronize();
     nb = gb / (16 * sizeof(unsigned long long));
@@ -380,11 +388,12 @@ static void oscar__bg_wprof(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, 
                     }
                 }
             }
-            if (t[0][0][1] > 0 && t[2][0][1] > 0) {
-                const double z = t[0][0][0];
+            if (t[1][0][1] > 0 && t[2][0][1] > 0) { /* no oscar_rotate_q records: the query rotated inside the decode */
+                const int rq = t[0][0][1] > 0;
+                const double z = t[rq ? 0 : 1][0][0];
                 static const char *kn[3] = {"rotate_q", "decode", "merge"};
-                printf("chain B=%d ctx=%d (us from rotate_q's first start; first / last block):", B, ctx);
-                for (kk = 0; kk < 3; kk++)
+                printf("chain B=%d ctx=%d (us from %s's first start; first / last block):", B, ctx, rq ? "rotate_q" : "the decode");
+                for (kk = rq ? 0 : 1; kk < 3; kk++)
                     printf("  %s start %.2f / %.2f, wait done %.2f / %.2f, end %.2f / %.2f;", kn[kk], (t[kk][0][0] - z) / 1e3, (t[kk][0][1] - z) / 1e3, (t[kk][1][0] - z) / 1e3,
                            (t[kk][1][1] - z) / 1e3, (t[kk][2][0] - z) / 1e3, (t[kk][2][1] - z) / 1e3);
                 printf("\n");

@@ -1861,10 +1861,16 @@ extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode
 // 1 x 128K; measured at d 128 G 4, built there only), which the host launches where the batch holds >= 64
 // KV heads (oscar_cuda_kv.wig)
 extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_il(const oscar_attn_params p) { oscar_decode_w_body<WNW>(p); }
+#define OSCAR_W_IL 1
 #endif
 #else
 extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; }
 #endif
+#ifndef OSCAR_W_IL
+#define OSCAR_W_IL 0
+#endif
+// 1: this module has oscar_decode_w_il (the host asks this, not cuModuleGetFunction for a kernel that may be absent)
+extern "C" __device__ int oscar_decode_w_il_on = OSCAR_W_IL;
 
 // The two small launches read a D x D fp32 rotation each (64 KB at D 128). A loop of dependent
 // loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us

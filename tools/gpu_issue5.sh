@@ -7,12 +7,13 @@
 #          (--rot dense: the path of fitted rotations; the other INT2 rows use H rotations), torch SDPA
 #   env: OLD=1 also times the issue-3 block kernel (OSCAR_CUDA_NVRTC_OPTIONS=-DOSCAR_WARP=0) for
 #        comparison in the same run; DIAG=1 runs bench --diag (per-launch times, write path);
-#        SAN=1 runs tools/gpu_sanitize.sh; VARIANTS="opts;opts" extra NVRTC option sets timed too
+#        SAN=1 runs tools/gpu_sanitize.sh; NOTEST=1 skips the tests (a tree whose tests just ran); VARIANTS="opts;opts" extra NVRTC option sets timed too
 OUT=${OUT:-build/gpu_issue5}; mkdir -p "$OUT"
 mode=${1:-quick}
 make -s build/test_cuda build/bench_gpu >/dev/null || exit 1
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$OUT/device.txt"
-if [ "$mode" != quick ]; then ./build/test_cuda --gpu > "$OUT/test.log" 2>&1; else ./build/test_cuda --gpu --quick > "$OUT/test.log" 2>&1; fi
+if [ "$NOTEST" = 1 ]; then echo "tests not run (NOTEST=1)" > "$OUT/test.log"
+elif [ "$mode" != quick ]; then ./build/test_cuda --gpu > "$OUT/test.log" 2>&1; else ./build/test_cuda --gpu --quick > "$OUT/test.log" 2>&1; fi
 echo "test-cuda rc=$? : $(grep -c '^ok' "$OUT/test.log") ok lines; $(grep -c FAIL "$OUT/test.log") FAIL lines; $(tail -2 "$OUT/test.log" | tr '\n' ' ')"
 grep -E "^(FAIL|device oom|ok   (device oom|two threads))" "$OUT/test.log" | head -12
 grep "^ok" "$OUT/test.log" | awk '{ for (i = 1; i < NF; i++) if ($i == "err/tol") { w = $(i + 1); if (w > m) { m = w; c = $2 } } } END { print "worst err/tol over the ok cases: " m " (" c ")" }'
