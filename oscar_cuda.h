@@ -5696,7 +5696,8 @@ static int oscar__kv_il(const oscar_cuda_kv *kv, int G, int n_seqs, int nkh) {
    for b measured on the H100 (occupancy 4; kernels/NOTES.md v52): occ - 1 blocks per SM best (8 x 32K at 6
    splits 67.0 us against 68.0 for the slot-filling 8; 12 x 32K at 4 splits 93.4 against 99.2 for 11 in two
    waves), then occ, then fewer; more than one wave 1.1 (40 x 32K: 8 splits in five waves 287.5 against 310.0
-   for one wave of 1 split, 56 SMs holding 3 blocks of a whole pair) */
+   for one wave of 1 split, 56 SMs holding 3 blocks of a whole pair). Used where the kernel fits 4 blocks
+   per SM, as measured; other cards keep the slot-filling count */
 static double oscar__kv_il_cost(int sms, int occ, int per, int s) {
     const long long b = ((long long)per * s + sms - 1) / sms;
     const double pref = b > occ ? 1.1 : b == occ - 1 ? 1.0 : b == occ ? 1.015 : b == 1 ? 1.5 : 1.02;
@@ -5724,7 +5725,7 @@ static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int
     /* not behind a query-rotation launch (fitted rotations): its blocks, placed first, leave the decode's
        grid fewer slots on some SMs, and fewer splits then load the others more (8 x 128K dense, back to
        back: 257.8 us at 6 splits against 223.6 at 8, run s25-10) */
-    if (il && kv->splits <= 0 && (long long)n_seqs * nkh >= 64 && cu->sm_count > 0 && kv->occ_decode[G] >= 2 && !(kv->krot && !oscar__kv_qwht(kv, G))) {
+    if (il && kv->splits <= 0 && (long long)n_seqs * nkh >= 64 && cu->sm_count > 0 && kv->occ_decode[G] == 4 && !(kv->krot && !oscar__kv_qwht(kv, G))) {
         return oscar__kv_splits_il(cu->sm_count, kv->occ_decode[G], nkh * n_seqs, cap, splits);
     }
     /* measured on the H100 for one sequence of an INT2 cache whose decode kernel fits 4 blocks per SM
