@@ -5728,11 +5728,15 @@ static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int
     if (il && kv->splits <= 0 && (long long)n_seqs * nkh >= 64 && cu->sm_count > 0 && kv->occ_decode[G] == 4 && !(kv->krot && !oscar__kv_qwht(kv, G))) {
         return oscar__kv_splits_il(cu->sm_count, kv->occ_decode[G], nkh * n_seqs, cap, splits);
     }
-    /* BF16 caches below 64 pairs: 2 blocks per SM (measured on the H100 with the warps of a block taking its
-       units in turn, v51; kernels/NOTES.md v53): 1 x 32K 51.5 us in a graph against 53.7-53.8 for the
-       slot-filling 66 splits, 1 x 128K 184.5-184.7 against 189.5, 1 x 4K-64K 3-6% faster, 2 x 32K 96.4-96.5
-       against 98.3-98.4, 4 x 32K 185.9-186.2 against 189.1-189.4 */
-    if (!kv->int2 && kv->wk_decode[G] && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0 && (long long)n_seqs * nkh < 64) {
+    /* below 64 pairs, BF16 caches and INT2 caches of 2-7 sequences not behind a query-rotation launch: 2
+       blocks per SM (measured on the H100, kernels/NOTES.md v53, v54). BF16 (with the warps of a block
+       taking its units in turn, v51): 1 x 32K 51.5 us in a graph against 53.7-53.8 for the slot-filling 66
+       splits, 1 x 128K 184.5-184.7 against 189.5, 1 x 4K-64K 3-6% faster, 2 x 32K 96.4-96.5 against
+       98.3-98.4, 4 x 32K 185.9-186.2 against 189.1-189.4. INT2: 2 x 32K 22.3-22.4 against 24.6-24.7, 2 x 128K
+       60.8-61.1 against 64.7-64.8, 4 x 32K 37.5-37.8 against 40.1-40.2, 4 x 128K 113.1-113.3 against
+       116.3-116.5 (one sequence has its own rule below) */
+    if ((!kv->int2 || (n_seqs >= 2 && !(kv->krot && !oscar__kv_qwht(kv, G)))) && kv->wk_decode[G] && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0 &&
+        (long long)n_seqs * nkh < 64) {
         s = 2 * cu->sm_count / (nkh * n_seqs);
         return s >= 1 && s < splits ? s : splits;
     }

@@ -2,7 +2,7 @@
 # tools/issue5/s25/dev8.sh - run 8 of the twenty-fifth session: v52a, split counts for the interleaved decode by
 # the busiest SM's work (oscar__kv_splits_il), against the committed tree (old/ from `git show HEAD:`): quick test,
 # then graph us (events us) per batch, sets new / old / new / old. Run 9 (dev9.sh) is this with other shapes
-# and the whole test after. env: SHAPES "batch:ctx:iters ...", MODE (int2), TEST=1 the whole test_cuda --gpu at
+# and the whole test after. env: SHAPES "batch:ctx:iters ...", MODE (int2), EXTRA (bench options), TEST=1 the whole test_cuda --gpu at
 # the end, NOQUICK=1 no quick test.
 O=${OUT:-build/s25_8}; mkdir -p "$O"
 . tools/issue5/s25/old_quick.sh
@@ -12,7 +12,7 @@ for v in new old new old; do
         IFS=: read -r bb cc it <<E
 $x
 E
-        timeout 60 $b --batch $bb --ctx $cc --iters $it --mode ${MODE:-int2} --csv "$O/x.csv" > "$O/x_$v.log" 2>&1
+        timeout 60 $b --batch $bb --ctx $cc --iters $it --mode ${MODE:-int2} ${EXTRA:-} --csv "$O/x.csv" > "$O/x_$v.log" 2>&1
         awk -F, -v v=$v 'NR > 1 { printf "%s %2s x %6s graph %6.1f (events %6.1f)\n", v, $2, $3, $15, $8 }' "$O/x.csv"
     done
 done | tee "$O/ab.txt" | awk '{ k = $2 " x " $4; g[k, $1] = g[k, $1] " " $6; e[k, $1] = e[k, $1] " " $8; if (!(k in seen)) { seen[k] = 1; ord[n++] = k } }
