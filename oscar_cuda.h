@@ -5665,6 +5665,8 @@ static int oscar__kv_splits(int slots, int per, int cap, int force) {
 
 /* 1: the queries of group G are rotated inside oscar_decode_w (every rotation is H), no rotation launch */
 static int oscar__kv_qwht(const oscar_cuda_kv *kv, int G) { return kv->krot && kv->wht && kv->wk_decode[G] && kv->qwht != 2; }
+/* 1: a query-rotation launch (oscar_rotate_q / oscar_rotate_q1) precedes the decode of group G */
+static int oscar__kv_rq_launch(const oscar_cuda_kv *kv, int G) { return kv->krot && !oscar__kv_qwht(kv, G); }
 
 /* the merge kernel of an attend call (index into oscar__merge_fn / oscar__merge_name): 0 oscar_merge,
    one query head per block while the blocks fit two waves (batch 1: the shortest chain); 1
@@ -5725,7 +5727,7 @@ static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int
     /* not behind a query-rotation launch (fitted rotations): its blocks, placed first, leave the decode's
        grid fewer slots on some SMs, and fewer splits then load the others more (8 x 128K dense, back to
        back: 257.8 us at 6 splits against 223.6 at 8, run s25-10) */
-    if (il && kv->splits <= 0 && (long long)n_seqs * nkh >= 64 && cu->sm_count > 0 && kv->occ_decode[G] == 4 && !(kv->krot && !oscar__kv_qwht(kv, G))) {
+    if (il && kv->splits <= 0 && (long long)n_seqs * nkh >= 64 && cu->sm_count > 0 && kv->occ_decode[G] == 4 && !oscar__kv_rq_launch(kv, G)) {
         return oscar__kv_splits_il(cu->sm_count, kv->occ_decode[G], nkh * n_seqs, cap, splits);
     }
     /* below 64 pairs, BF16 caches and INT2 caches of 2-7 sequences not behind a query-rotation launch: 2
@@ -5735,7 +5737,7 @@ static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int
        98.3-98.4, 4 x 32K 185.9-186.2 against 189.1-189.4. INT2: 2 x 32K 22.3-22.4 against 24.6-24.7, 2 x 128K
        60.8-61.1 against 64.7-64.8, 4 x 32K 37.5-37.8 against 40.1-40.2, 4 x 128K 113.1-113.3 against
        116.3-116.5 (one sequence has its own rule below) */
-    if ((!kv->int2 || (n_seqs >= 2 && !(kv->krot && !oscar__kv_qwht(kv, G)))) && kv->wk_decode[G] && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0 &&
+    if ((!kv->int2 || (n_seqs >= 2 && !oscar__kv_rq_launch(kv, G))) && kv->wk_decode[G] && kv->splits <= 0 && kv->occ_decode[G] == 4 && cu->sm_count > 0 &&
         (long long)n_seqs * nkh < 64) {
         s = 2 * cu->sm_count / (nkh * n_seqs);
         return s >= 1 && s < splits ? s : splits;
@@ -5859,7 +5861,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     rp.n_splits = splits;
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[0], kv->stream);
     qw = oscar__kv_qwht(kv, G);
-    if (!rc && kv->krot && !qw) {
+    if (!rc && oscar__kv_rq_launch(kv, G)) {
         rp.x = q;
         rp.y = kv->work + off_q;
         rp.rot = kv->krot;

@@ -142,8 +142,9 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
     if (i == iters) {
         for (k = 0; k < 3; k++) qsort(t[k], (size_t)iters, sizeof(float), oscar__bg_cmp);
         /* with q . H in the decode the first interval holds no launch (only the gap between two event records) */
-        const double rq = oscar__kv_qwht(kv, G) ? 0.0 : 1000.0 * t[0][iters / 2];
-        if (oscar__kv_qwht(kv, G)) printf("diag per launch, batch %d x %d, median of %d: rotate_q none (q . H in the decode)", B, ctx, iters);
+        const int qw = oscar__kv_qwht(kv, G);
+        const double rq = qw ? 0.0 : 1000.0 * t[0][iters / 2];
+        if (qw) printf("diag per launch, batch %d x %d, median of %d: rotate_q none (q . H in the decode)", B, ctx, iters);
         else printf("diag per launch, batch %d x %d, median of %d: rotate_q %.1f us", B, ctx, iters, rq);
         printf("  decode %.1f us  merge %.1f us  (sum %.1f)\n", 1000.0 * t[1][iters / 2], 1000.0 * t[2][iters / 2], rq + 1000.0 * (t[1][iters / 2] + t[2][iters / 2]));
     }
