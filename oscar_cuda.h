@@ -183,13 +183,15 @@ typedef struct oscar_nvrtc_prog_st *oscar_nvrtc_program; /* nvrtcProgram */
 #endif
 
 /* cuLaunchKernelEx's CUlaunchConfig and CUlaunchAttribute, field for field (the SDK build checks
-   sizes and offsets); only the programmatic-stream-serialization attribute is used */
+   sizes and offsets); the programmatic-stream-serialization and cluster-dimension attributes are used */
 typedef struct oscar__cu_launch_attr {
     int id;                 /* CUlaunchAttributeID */
     char pad[4];
     union {
         char pad[64];
         int programmaticStreamSerializationAllowed;
+        unsigned int cluster_dim[3]; /* clusterDim x, y, z */
+        int cluster_policy;          /* clusterSchedulingPolicyPreference: 0 default, 1 spread, 2 load balancing */
         void *align;
     } value;
 } oscar__cu_launch_attr;
@@ -200,11 +202,19 @@ typedef struct oscar__cu_launch_config {
     unsigned int numAttrs;
 } oscar__cu_launch_config;
 #define OSCAR__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION 6
+#define OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION 4
+#define OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY 5
+#define OSCAR__CU_FUNC_NON_PORTABLE_CLUSTER_SIZE_ALLOWED 14
 #ifdef OSCAR_CUDA_USE_SDK_HEADERS
 typedef char oscar__chk_launch_attr[sizeof(oscar__cu_launch_attr) == sizeof(CUlaunchAttribute) && offsetof(oscar__cu_launch_attr, value) == offsetof(CUlaunchAttribute, value) ? 1 : -1];
 typedef char oscar__chk_launch_config[sizeof(oscar__cu_launch_config) == sizeof(CUlaunchConfig) && offsetof(oscar__cu_launch_config, hStream) == offsetof(CUlaunchConfig, hStream) &&
                                       offsetof(oscar__cu_launch_config, attrs) == offsetof(CUlaunchConfig, attrs) && offsetof(oscar__cu_launch_config, numAttrs) == offsetof(CUlaunchConfig, numAttrs) ? 1 : -1];
 typedef char oscar__chk_launch_pss[OSCAR__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION == (int)CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ? 1 : -1];
+typedef char oscar__chk_launch_cluster[OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION == (int)CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION &&
+                                       OSCAR__CU_FUNC_NON_PORTABLE_CLUSTER_SIZE_ALLOWED == (int)CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED &&
+                                       OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY == (int)CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE &&
+                                       (int)CU_CLUSTER_SCHEDULING_POLICY_SPREAD == 1 && (int)CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING == 2 &&
+                                       offsetof(oscar__cu_launch_attr, value.cluster_dim) == offsetof(CUlaunchAttribute, value.clusterDim.x) ? 1 : -1];
 #endif
 
 #ifdef __cplusplus
@@ -306,12 +316,14 @@ typedef struct oscar_cuda {
     void *lib_cuda, *lib_nvrtc;
     oscar_cuda_driver drv;  /* driver function table (valid when have_device) */
     oscar_cu_result (*cuLaunchKernelEx)(const oscar__cu_launch_config *cfg, oscar_cu_function fn, void **params, void **extra); /* optional (driver >= 12.0), else NULL */
+    oscar_cu_result (*cuOccupancyMaxActiveClusters)(int *n, oscar_cu_function fn, const oscar__cu_launch_config *cfg); /* optional (driver >= 12.0), else NULL */
     oscar_cuda_nvrtc rtc;   /* NVRTC function table */
     int have_device;
     oscar_cu_device dev;
     oscar_cu_context ctx;   /* the device's primary context */
     int cc;                 /* compute capability, 10 * major + minor (e.g. 90) */
     int sm_count, smem_optin, l2_bytes;
+    int smem_sm, smem_reserved; /* shared memory per SM, and reserved by the driver per block (0 where not said) */
     size_t total_mem;
     char name[128];         /* device name */
     int driver_version, nvrtc_major, nvrtc_minor;
@@ -393,8 +405,9 @@ typedef struct oscar_cuda_kv {
     oscar_cuda_seq *seqs;
     oscar_cu_module mod_append;
     oscar_cu_module mod_decode[33];      /* by GQA group */
-    oscar_cu_function fn_append, fn_decode[33][7]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g, oscar_rotate_q1, oscar_merge_h,
-                                                      oscar_decode_w_il (NULL where not built) */
+    oscar_cu_function fn_append, fn_decode[33][9]; /* oscar_decode, oscar_rotate_q, oscar_merge, oscar_merge_g, oscar_rotate_q1, oscar_merge_h,
+                                                      oscar_decode_w_il, oscar_decode_wc, oscar_decode_w_ilc (NULL where not built) */
+    int cmax_decode[33];                 /* the largest cluster of oscar_decode_wc the device takes (16 or 8), 0: none */
     int smem_append;                 /* oscar_append's dynamic shared memory (bytes) */
     oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
     oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_90+); NULL where not built */
@@ -427,6 +440,18 @@ typedef struct oscar_cuda_kv {
                                            units in turn where the batch holds >= 64 KV heads (measured:
                                            0.5-2% faster at batch 8-32, 3% slower at batch 1, kernels/NOTES.md
                                            v51); 1: wherever built; 2: never (tests, tuning) */
+    int cmerge;                         /* 0 (init): where the device takes thread block clusters (sm_90+), the
+                                           outputs need no rotation or o . H, and the batch holds >= 64
+                                           (sequence, KV head) pairs, a decode of at most 16 (or 8) splits per
+                                           pair runs as clusters of its splits that merge through distributed
+                                           shared memory: no merge launch (measured: 8 x 32K 4.5% faster,
+                                           kernels/NOTES.md v55); 1: wherever built, the splits capped at the
+                                           largest cluster; 2: never (tests, tuning) */
+    int cluster_cap;                    /* 0 (init): a cluster launch asks for enough shared memory that no SM
+                                           takes more of its blocks than an even spread gives it; 2: the
+                                           kernel's own (tuning) */
+    int cluster_policy;                 /* the cluster launches' scheduling preference: 0 (init) load balancing;
+                                           1 the driver's default; 3 spread (tuning) */
     int decode_pdl;                     /* 0 (init) or 1: the decode kernel is launched to start while the
                                            query rotation runs (programmatic dependent launch); 2: after it
                                            (tests, tuning) */
@@ -521,6 +546,8 @@ extern "C" {
 #define OSCAR__CU_ATTR_CC_MAJOR 75
 #define OSCAR__CU_ATTR_CC_MINOR 76
 #define OSCAR__CU_ATTR_SMEM_OPTIN 97
+#define OSCAR__CU_ATTR_SMEM_PER_SM 81
+#define OSCAR__CU_ATTR_SMEM_RESERVED 111
 #define OSCAR__CU_FUNC_MAX_DYN_SMEM 8
 #define OSCAR__CU_FUNC_PREFERRED_CARVEOUT 9 /* percent of the SM's unified memory as shared memory */
 
@@ -657,6 +684,7 @@ static int oscar__load_driver(oscar_cuda *cu) {
         return OSCAR_ERR_NO_DRIVER;
     }
     *(void **)&cu->cuLaunchKernelEx = dlsym(cu->lib_cuda, "cuLaunchKernelEx");
+    *(void **)&cu->cuOccupancyMaxActiveClusters = dlsym(cu->lib_cuda, "cuOccupancyMaxActiveClusters");
     r = cu->drv.cuInit(0);
     if ((int)r == OSCAR__CU_ERROR_STUB_LIBRARY) {
         snprintf(cu->msg, sizeof cu->msg, "the CUDA toolkit's stub libcuda was loaded instead of the driver (no NVIDIA driver installed, or a stubs/ directory on the library path)");
@@ -681,6 +709,8 @@ static int oscar__load_driver(oscar_cuda *cu) {
     OSCAR__CU(cu, cu->drv.cuDeviceGetAttribute(&cu->sm_count, OSCAR__CU_ATTR_SM_COUNT, cu->dev), "cuDeviceGetAttribute");
     OSCAR__CU(cu, cu->drv.cuDeviceGetAttribute(&cu->smem_optin, OSCAR__CU_ATTR_SMEM_OPTIN, cu->dev), "cuDeviceGetAttribute");
     OSCAR__CU(cu, cu->drv.cuDeviceGetAttribute(&cu->l2_bytes, OSCAR__CU_ATTR_L2_BYTES, cu->dev), "cuDeviceGetAttribute");
+    if (cu->drv.cuDeviceGetAttribute(&cu->smem_sm, OSCAR__CU_ATTR_SMEM_PER_SM, cu->dev)) cu->smem_sm = 0;
+    if (cu->drv.cuDeviceGetAttribute(&cu->smem_reserved, OSCAR__CU_ATTR_SMEM_RESERVED, cu->dev)) cu->smem_reserved = 0;
     OSCAR__CU(cu, cu->drv.cuDeviceTotalMem(&cu->total_mem, cu->dev), "cuDeviceTotalMem_v2");
     OSCAR__CU(cu, cu->drv.cuDeviceGetName(cu->name, (int)sizeof cu->name - 1, cu->dev), "cuDeviceGetName");
     OSCAR__CU(cu, cu->drv.cuDevicePrimaryCtxRetain(&cu->ctx, cu->dev), "cuDevicePrimaryCtxRetain");
@@ -878,8 +908,11 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    oscar_u64 pool, sink, win;\n",
     "    oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables\n",
     "    oscar_u64 counts;      // int [B][Hkv * OSCAR_HSPLIT] or 0: oscar_decode_w adds 1 per split done (the merge polls it)\n",
+    "    oscar_u64 y;           // the cluster-merge kernels (oscar_decode_wc): float [B][Hq][D] outputs\n",
+    "    oscar_u64 vmo;         //   and const float [L][Hkv][D] added to them (cfg.center 1), or 0\n",
     "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
     "    int qwht;              // 1: q is not rotated and every rotation is H: oscar_decode_w applies q . H itself\n",
+    "    int vwht;              // the cluster-merge kernels: 1: outputs . H (every rotation H, R_v not absorbed), 0: none\n",
     "    float scale_log2;      // softmax scale * log2(e)\n",
     "    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS\n",
     "};\n",
@@ -2277,6 +2310,27 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#endif\n",
     "}\n",
     "\n",
+    "// thread block clusters (sm_90+; the cluster-merge decode kernels are built there only): every thread of\n",
+    "// every block of the cluster arrives, then waits (release / acquire: the shared-memory writes before it are\n",
+    "// visible to the whole cluster after it); a float of block `rank`'s shared memory at this block's address a\n",
+    "static __device__ __forceinline__ void oscar_cluster_sync(void) {\n",
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
+    "    asm volatile(\"barrier.cluster.arrive.release.aligned;\\nbarrier.cluster.wait.acquire.aligned;\\n\" ::: \"memory\");\n",
+    "#endif\n",
+    "}\n",
+    "static __device__ __forceinline__ float oscar_ld_cluster(const float *a, unsigned rank) {\n",
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
+    "    unsigned r;\n",
+    "    float v;\n",
+    "    asm volatile(\"mapa.shared::cluster.u32 %0, %1, %2;\" : \"=r\"(r) : \"r\"((unsigned)__cvta_generic_to_shared(a)), \"r\"(rank));\n",
+    "    asm volatile(\"ld.shared::cluster.f32 %0, [%1];\" : \"=f\"(v) : \"r\"(r) : \"memory\");\n",
+    "    return v;\n",
+    "#else\n",
+    "    (void)rank;\n",
+    "    return *a;\n",
+    "#endif\n",
+    "}\n",
+    "\n",
     "// -DOSCAR_WPROF (diagnostics only, see oscar_decode_w): oscar_rotate_q and the merges record each\n",
     "// block's start, the end of its wait for the previous grid and its end (globaltimer ns)\n",
     "#ifdef OSCAR_WPROF\n",
@@ -3233,8 +3287,9 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "}\n",
     "#endif\n",
     "// the kernel's body; WIG: warps per group taking a region's units in turn (W_WIG for oscar_decode_w, WNW for\n",
-    "// oscar_decode_w_il)\n",
-    "template <int WIG>\n",
+    "// oscar_decode_w_il); CM 1: the splits of a (sequence, query-head group) are one thread block cluster, which\n",
+    "// merges their partials through distributed shared memory and writes the outputs (no merge launch; v55)\n",
+    "template <int WIG, int CM>\n",
     "static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_params &p) {\n",
     "    extern __shared__ __align__(16) oscar_u8 smem[];\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
@@ -3251,7 +3306,10 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        wpr[1] = oscar_gtime();\n",
     "    }\n",
     "#endif\n",
-    "    oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid (or its KV head's count) before reading\n",
+    "    // oscar_merge may be placed now: it waits for this grid (or its KV head's count) before reading. The cluster-merge\n",
+    "    // kernels, whose next kernel is the next call's decode, let it in only at their end (placed early, its blocks\n",
+    "    // would take the free slots of the SMs unevenly)\n",
+    "    if (!CM) oscar_pdl_launch();\n",
     "    const int slot = p.seqinfo \? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];\n",
     "    const int n = p.seqinfo \? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];\n",
     "    const int ns = n < p.S0 \? n : p.S0;\n",
@@ -4062,6 +4120,11 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    // per head (one thread each): the max over the warps that saw tokens, each warp's weight\n",
     "    // (0 for a warp without tokens) and the block's sum; then every thread combines its outputs\n",
     "    float *wf = wml + WNW * G * 2; // [G][WNW]\n",
+    "    float *cml = wf + G * WNW;     // CM: [G][2] this split's (M, L)\n",
+    "    float *co = cml + 2 * G;       // CM: [G][D] this split's o\n",
+    "    float *cw = co + G * D;        // CM: [32] split weights of the head being merged, then its L\n",
+    "    float *cy = cw + 32;           // CM: [D] the merged head before its transform, then its L\n",
+    "    static_assert(!CM || (WNW * G * D + WNW * G * 2 + G * WNW + 2 * G + G * D + 32 + D + 1) * 4 <= W_SMEM, \"the cluster merge's buffers exceed the decode's shared memory\");\n",
     "    if (tid < G) {\n",
     "        const int h = tid;\n",
     "        float M = OSCAR_NEG_INF, L = 0.0f;\n",
@@ -4075,9 +4138,14 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "            L += f * l;\n",
     "            wf[h * WNW + w] = f;\n",
     "        }\n",
-    "        const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;\n",
-    "        ((float *)p.part_ml)[row * 2] = M;\n",
-    "        ((float *)p.part_ml)[row * 2 + 1] = L;\n",
+    "        if (CM) {\n",
+    "            cml[2 * h] = M;\n",
+    "            cml[2 * h + 1] = L;\n",
+    "        } else {\n",
+    "            const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;\n",
+    "            ((float *)p.part_ml)[row * 2] = M;\n",
+    "            ((float *)p.part_ml)[row * 2 + 1] = L;\n",
+    "        }\n",
     "    }\n",
     "    __syncthreads();\n",
     "    for (int i = tid; i < G * D; i += 32 * WNW) {\n",
@@ -4088,7 +4156,60 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "            const float f = wf[h * WNW + w];\n",
     "            if (f != 0.0f) o += f * wo[(w * G + h) * D + (i % D)];\n",
     "        }\n",
-    "        ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;\n",
+    "        if (CM) co[i] = o;\n",
+    "        else ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;\n",
+    "    }\n",
+    "    if (CM) {\n",
+    "        // the cluster's blocks are this (sequence, group)'s splits, block rank = split (cluster (S, 1, 1)): block\n",
+    "        // r merges heads r, r + S, ... as oscar_merge does (weights exp2(m - M) of the splits that saw tokens, 0\n",
+    "        // for the others; o / L; o . H where every rotation is H; the V mean added back), reading the other\n",
+    "        // blocks' (M, L) and o from their shared memory; a second cluster barrier keeps every block's shared\n",
+    "        // memory in place until the reads are done\n",
+    "        oscar_pdl_launch();\n",
+    "        oscar_cluster_sync();\n",
+    "        const int S = p.n_splits;\n",
+    "        const float *vmo = p.vmo \? (const float *)p.vmo + ((size_t)p.layer * p.Hkv + jk) * D : (const float *)0;\n",
+    "        for (int h = split; h < G; h += S) {\n",
+    "            float *yo = (float *)p.y + ((size_t)b * Hq + j * G + h) * D;\n",
+    "            if (warp == 0) {\n",
+    "                const float m = lane < S \? oscar_ld_cluster(cml + 2 * h, lane) : 0.0f, l = lane < S \? oscar_ld_cluster(cml + 2 * h + 1, lane) : 0.0f;\n",
+    "                float M = OSCAR_NEG_INF;\n",
+    "                if (l > 0.0f) M = m;\n",
+    "#pragma unroll\n",
+    "                for (int x = 16; x > 0; x >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, x));\n",
+    "                const float w = l > 0.0f \? exp2f(m - M) : 0.0f;\n",
+    "                float L = w * l;\n",
+    "#pragma unroll\n",
+    "                for (int x = 16; x > 0; x >>= 1) L += __shfl_xor_sync(0xffffffffu, L, x);\n",
+    "                cw[lane] = w;\n",
+    "                if (lane == 0) cy[D] = L;\n",
+    "            }\n",
+    "            __syncthreads();\n",
+    "            const float L = cy[D];\n",
+    "            for (int i = tid; i < D; i += 32 * WNW) {\n",
+    "                float o = 0.0f;\n",
+    "                for (int s = 0; s < S; s++) {\n",
+    "                    const float w = cw[s];\n",
+    "                    if (w > 0.0f) o += w * oscar_ld_cluster(co + h * D + i, s);\n",
+    "                }\n",
+    "                const float y = L > 0.0f \? o / L : 0.0f;\n",
+    "                if (p.vwht) cy[i] = y;\n",
+    "                else yo[i] = vmo \? y + vmo[i] : y;\n",
+    "            }\n",
+    "            if (p.vwht) {\n",
+    "                __syncthreads();\n",
+    "                if (warp == 0) {\n",
+    "                    float x[D / 32];\n",
+    "#pragma unroll\n",
+    "                    for (int t = 0; t < D / 32; t++) x[t] = cy[lane + 32 * t];\n",
+    "                    oscar_wht_row<D>(x, lane);\n",
+    "#pragma unroll\n",
+    "                    for (int t = 0; t < D / 32; t++) yo[lane + 32 * t] = vmo \? x[t] + vmo[lane + 32 * t] : x[t];\n",
+    "                }\n",
+    "            }\n",
+    "            __syncthreads(); // cw, cy free for the next head\n",
+    "        }\n",
+    "        oscar_cluster_sync();\n",
     "    }\n",
     "    if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count\n",
     "        __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)\n",
@@ -4101,12 +4222,20 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    }\n",
     "#endif\n",
     "}\n",
-    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) { oscar_decode_w_body<W_WIG>(p); }\n",
+    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) { oscar_decode_w_body<W_WIG, 0>(p); }\n",
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
+    "// the same with the merge inside: launched as clusters of n_splits blocks (v55)\n",
+    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_wc(const oscar_attn_params p) { oscar_decode_w_body<W_WIG, 1>(p); }\n",
+    "#define OSCAR_W_CM 1\n",
+    "#endif\n",
     "#if OSCAR_INT2 && W_WIG == 1 && D == 128 && G == 4\n",
     "// the same with the block's units taken in turn by its warps (v51: 0.5-2% faster at batch 8-32, 3% slower at\n",
     "// 1 x 128K; measured at d 128 G 4, built there only), which the host launches where the batch holds >= 64\n",
     "// KV heads (oscar_cuda_kv.wig)\n",
-    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_il(const oscar_attn_params p) { oscar_decode_w_body<WNW>(p); }\n",
+    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_il(const oscar_attn_params p) { oscar_decode_w_body<WNW, 0>(p); }\n",
+    "#if OSCAR_W_CM\n",
+    "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_ilc(const oscar_attn_params p) { oscar_decode_w_body<WNW, 1>(p); }\n",
+    "#endif\n",
     "#define OSCAR_W_IL 1\n",
     "#endif\n",
     "#else\n",
@@ -4117,6 +4246,11 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#endif\n",
     "// 1: this module has oscar_decode_w_il (the host asks this, not cuModuleGetFunction for a kernel that may be absent)\n",
     "extern \"C\" __device__ int oscar_decode_w_il_on = OSCAR_W_IL;\n",
+    "#ifndef OSCAR_W_CM\n",
+    "#define OSCAR_W_CM 0\n",
+    "#endif\n",
+    "// 1: this module has oscar_decode_wc (and oscar_decode_w_ilc where it has oscar_decode_w_il)\n",
+    "extern \"C\" __device__ int oscar_decode_wc_on = OSCAR_W_CM;\n",
     "\n",
     "// The two small launches read a D x D fp32 rotation each (64 KB at D 128). A loop of dependent\n",
     "// loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us\n",
@@ -4773,8 +4907,8 @@ typedef struct oscar__append_params {
 
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
 typedef struct oscar__attn_params {
-    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts;
-    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, qwht;
+    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts, y, vmo;
+    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, qwht, vwht;
     float scale_log2;
     int32_t inline_info[2 * OSCAR__INLINE_SEQS];
 } oscar__attn_params;
@@ -5251,35 +5385,54 @@ static int oscar__kv_scratch(oscar_cuda_kv *kv, oscar_cu_ptr *buf, size_t *cap, 
 /* pdl: the kernel may start before the previous one in the stream ends (programmatic dependent
    launch, sm_90+): it waits with griddepcontrol.wait before it reads what that kernel wrote, and
    the previous kernel lets it in with griddepcontrol.launch_dependents (else it starts when the
-   previous kernel ends, as without the attribute) */
-static int oscar__launch_ex(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params, int pdl) {
+   previous kernel ends, as without the attribute); cluster > 0: thread block clusters of cluster
+   blocks along x (gx a multiple of it; needs cuLaunchKernelEx) */
+static int oscar__launch_cx(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params, int pdl,
+                            unsigned cluster) {
     oscar_cuda *cu = kv->cu;
     void *args[1];
     oscar_cu_result r;
     args[0] = params;
-    if (pdl && cu->cuLaunchKernelEx && cu->cc >= 90) {
-        oscar__cu_launch_attr at;
+    pdl = pdl && cu->cuLaunchKernelEx && cu->cc >= 90;
+    if (cluster && !cu->cuLaunchKernelEx) {
+        snprintf(kv->msg, sizeof kv->msg, "%s: a cluster launch needs cuLaunchKernelEx, which this driver lacks", fn_name);
+        return OSCAR_ERR_STATE;
+    }
+    if (pdl || cluster) {
+        oscar__cu_launch_attr at[3];
         oscar__cu_launch_config lc;
-        memset(&at, 0, sizeof at);
+        memset(at, 0, sizeof at);
         memset(&lc, 0, sizeof lc);
-        at.id = OSCAR__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-        at.value.programmaticStreamSerializationAllowed = 1;
+        if (pdl) {
+            at[lc.numAttrs].id = OSCAR__CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+            at[lc.numAttrs++].value.programmaticStreamSerializationAllowed = 1;
+        }
+        if (cluster) {
+            at[lc.numAttrs].id = OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+            at[lc.numAttrs].value.cluster_dim[0] = cluster, at[lc.numAttrs].value.cluster_dim[1] = 1, at[lc.numAttrs++].value.cluster_dim[2] = 1;
+            if (kv->cluster_policy != 1) { /* load balancing (measured: the only placement that paid, kernels/NOTES.md v55) */
+                at[lc.numAttrs].id = OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY;
+                at[lc.numAttrs++].value.cluster_policy = kv->cluster_policy == 3 ? 1 : 2;
+            }
+        }
         lc.gridDimX = gx, lc.gridDimY = gy, lc.gridDimZ = gz;
         lc.blockDimX = block, lc.blockDimY = 1, lc.blockDimZ = 1;
         lc.sharedMemBytes = smem;
         lc.hStream = kv->stream;
-        lc.attrs = &at;
-        lc.numAttrs = 1;
+        lc.attrs = at;
         r = cu->cuLaunchKernelEx(&lc, fn, args, NULL);
     } else {
         r = cu->drv.cuLaunchKernel(fn, gx, gy, gz, block, 1, 1, smem, kv->stream, args, NULL);
     }
     if (r) {
-        int rc = oscar__cu_fail(cu, r, pdl ? "cuLaunchKernelEx" : "cuLaunchKernel");
+        int rc = oscar__cu_fail(cu, r, pdl || cluster ? "cuLaunchKernelEx" : "cuLaunchKernel");
         snprintf(kv->msg, sizeof kv->msg, "%s: %.900s", fn_name, cu->msg);
         return rc;
     }
     return OSCAR_OK;
+}
+static int oscar__launch_ex(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params, int pdl) {
+    return oscar__launch_cx(kv, fn, fn_name, gx, gy, gz, block, smem, params, pdl, 0);
 }
 static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params) {
     return oscar__launch_ex(kv, fn, fn_name, gx, gy, gz, block, smem, params, 0);
@@ -5527,6 +5680,33 @@ OSCAR_API oscar_cu_ptr oscar_cuda_kv_window_ptr(const oscar_cuda_kv *kv, int seq
     return kv->win + ((((size_t)seq * kv->L + (size_t)layer) * kv->Hkv + (size_t)kv_head) * 2 * (size_t)kv->ring * kv->d) * 2;
 }
 
+/* the largest cluster of the cluster-merge decode kernels (oscar_decode_wc, oscar_decode_w_ilc) of group G the
+   device schedules with smem bytes per block: 16 where the driver allows clusters beyond the portable 8 and
+   says one fits, else 8 where one of 8 fits (or the driver cannot say: 8 is portable), else 0 */
+static int oscar__kv_cmax(oscar_cuda_kv *kv, int G, int smem) {
+    oscar_cuda *cu = kv->cu;
+    int c, k, ok16 = 1;
+    for (k = 7; k <= 8; k++)
+        if (kv->fn_decode[G][k] && cu->drv.cuFuncSetAttribute(kv->fn_decode[G][k], OSCAR__CU_FUNC_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1) != 0) ok16 = 0;
+    for (c = ok16 ? 16 : 8; c >= 8; c -= 8) {
+        int n = 0;
+        oscar__cu_launch_attr at;
+        oscar__cu_launch_config lc;
+        if (!cu->cuOccupancyMaxActiveClusters) return 8;
+        memset(&at, 0, sizeof at);
+        memset(&lc, 0, sizeof lc);
+        at.id = OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+        at.value.cluster_dim[0] = (unsigned)c, at.value.cluster_dim[1] = 1, at.value.cluster_dim[2] = 1;
+        lc.gridDimX = (unsigned)c, lc.gridDimY = 1, lc.gridDimZ = 1;
+        lc.blockDimX = (unsigned)kv->thr_decode[G], lc.blockDimY = 1, lc.blockDimZ = 1;
+        lc.sharedMemBytes = (unsigned)smem;
+        lc.attrs = &at;
+        lc.numAttrs = 1;
+        if (cu->cuOccupancyMaxActiveClusters(&n, kv->fn_decode[G][7], &lc) == 0 && n >= 1) return c;
+    }
+    return 0;
+}
+
 /* >>cuda-attn ---- decode attention ---- */
 
 static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
@@ -5599,12 +5779,24 @@ static int oscar__kv_decode_module_hs(oscar_cuda_kv *kv, int G, int hs) {
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][2], kv->mod_decode[G], "oscar_merge");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][3], kv->mod_decode[G], "oscar_merge_g");
         if (!r) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][5], kv->mod_decode[G], "oscar_merge_h");
-        kv->fn_decode[G][6] = NULL; /* oscar_decode_w_il: built for some specialisations only (oscar_decode_w_il_on) */
+        kv->fn_decode[G][6] = kv->fn_decode[G][7] = kv->fn_decode[G][8] = NULL; /* oscar_decode_w_il, oscar_decode_wc, oscar_decode_w_ilc: built for
+                                                                                    some specialisations only (oscar_decode_w_il_on, oscar_decode_wc_on) */
+        kv->cmax_decode[G] = 0;
         if (!r && kv->wk_decode[G]) {
-            int il_on = 0;
+            int il_on = 0, wc_on = 0;
             r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_w_il_on");
             if (!r) r = cu->drv.cuMemcpyDtoH(&il_on, gp, sizeof il_on);
             if (!r && il_on) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][6], kv->mod_decode[G], "oscar_decode_w_il");
+            if (!r) r = cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_decode[G], "oscar_decode_wc_on");
+            if (!r) r = cu->drv.cuMemcpyDtoH(&wc_on, gp, sizeof wc_on);
+            if (!r && wc_on && cu->cuLaunchKernelEx) {
+                r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][7], kv->mod_decode[G], "oscar_decode_wc");
+                if (!r && il_on) r = cu->drv.cuModuleGetFunction(&kv->fn_decode[G][8], kv->mod_decode[G], "oscar_decode_w_ilc");
+                /* up to the device's limit: a cluster launch may ask for more than the kernel uses, to cap the blocks per SM */
+                for (k = 7; !r && k <= 8; k++)
+                    if (kv->fn_decode[G][k] && cu->smem_optin > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][k], OSCAR__CU_FUNC_MAX_DYN_SMEM, cu->smem_optin > smem ? cu->smem_optin : smem);
+                if (!r) kv->cmax_decode[G] = oscar__kv_cmax(kv, G, smem);
+            }
         }
         if (!r && kv->fn_decode[G][6] && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][6], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
         if (!r && smem > 48 * 1024) r = cu->drv.cuFuncSetAttribute(kv->fn_decode[G][0], OSCAR__CU_FUNC_MAX_DYN_SMEM, smem);
@@ -5684,6 +5876,29 @@ static int oscar__kv_merge_kind(const oscar_cuda_kv *kv, int G, int n_q_heads, i
     return 0;
 }
 
+/* 1: the outputs of group G's decode may be merged by clusters (oscar_decode_wc / oscar_decode_w_ilc): built,
+   the device takes clusters, and the outputs need no un-rotation or o . H (fitted R_v keep the merge kernels'
+   product); il: the decode is the interleaved one */
+static int oscar__kv_cm_ok(const oscar_cuda_kv *kv, int G, int il) {
+    return kv->cmerge != 2 && kv->cmax_decode[G] > 0 && kv->fn_decode[G][il ? 8 : 7] && (!(kv->vrot_t && !kv->absorb_v) || kv->wht);
+}
+
+/* the dynamic shared memory of a cluster launch of nb blocks: enough that an SM takes no more than the
+   ceil(nb / SMs) blocks an even spread gives it (the hardware places a cluster's blocks within one GPC and
+   would otherwise fill the first SMs up to the kernel's occupancy), at least what the kernel uses
+   (oscar_cuda_kv.cluster_cap 0: the kernel's own) */
+static int oscar__kv_cm_smem(const oscar_cuda_kv *kv, int G, long long nb) {
+    const oscar_cuda *cu = kv->cu;
+    const int smem = kv->smem_decode[G];
+    long long t, c;
+    if (kv->cluster_cap == 2 || cu->sm_count <= 0 || cu->smem_sm <= 0 || cu->smem_optin <= 0) return smem;
+    t = (nb + cu->sm_count - 1) / cu->sm_count;
+    if (t >= kv->occ_decode[G]) return smem;
+    c = ((cu->smem_sm / t - cu->smem_reserved) / 128) * 128; /* t blocks fit, t + 1 do not */
+    if (c > cu->smem_optin) c = cu->smem_optin;
+    return c > smem ? (int)c : smem;
+}
+
 /* the split count of an attend call: n_seqs sequences of nkh query-head groups, the longest max_n
    tokens, at most cap splits; *pdl: whether the decode starts while the query rotation runs; *rq1:
    which rotation launch runs before it (1 oscar_rotate_q1, 0 oscar_rotate_q) */
@@ -5761,7 +5976,7 @@ static int oscar__kv_pick_splits(const oscar_cuda_kv *kv, int G, int n_seqs, int
 
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale) {
     oscar_cuda *cu;
-    int G, i, rc, max_tiles = 0, max_units = 0, max_n = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh, dpdl, rq1, qw, il;
+    int G, i, rc, max_tiles = 0, max_units = 0, max_n = 0, splits, tb, th, poll, decode_launched = 0, hs, nkh, dpdl, rq1, qw, il, cm;
     size_t off_q, off_o, off_ml, off_si, need;
     int *si, si_small[2 * OSCAR__INLINE_SEQS]; /* small batches: no allocation (this call's host time is batch 1's critical path) */
     oscar__attn_params ap;
@@ -5836,6 +6051,15 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * nkh >= 64);
     il = oscar__kv_il(kv, G, n_seqs, nkh);
     splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles, max_n, il, &dpdl, &rq1);
+    /* the splits' merge by clusters where they fit one and the batch holds >= 64 (sequence, KV head) pairs
+       (cmerge 1: everywhere, the splits made to fit). Measured on the H100 (kernels/NOTES.md v55, run s26-5),
+       graph us against the merge launch: 8 x 32K 64.3 against 67.3-67.4, 12 x 32K 91.4 against 93.8-94.2, 16 x
+       32K 118.7-119.0 against 119.8-119.9, level (within 0.5%) at 24-48 x 32K, 8 and 16 x 128K, BF16 8 x 32K;
+       below 64 pairs clusters of 8-16 blocks at 2 per SM lost 50-60% (2 x 32K 35.3 against 22.5, run s26-4) */
+    cm = oscar__kv_cm_ok(kv, G, il);
+    if (cm && kv->cmerge == 1 && splits > kv->cmax_decode[G]) splits = kv->cmax_decode[G];
+    cm = cm && splits <= kv->cmax_decode[G] && (kv->cmerge == 1 || (long long)n_seqs * nkh >= 64);
+    if (cm) poll = 0;
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;
     off_o = off_q + ((sizeof(float) * (size_t)n_seqs * n_q_heads * kv->d + 255) / 256) * 256;
@@ -5892,11 +6116,20 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
         if (poll) ap.counts = kv->counts;
-        rc = oscar__launch_ex(kv, kv->fn_decode[G][il ? 6 : 0], il ? "oscar_decode_w_il" : "oscar_decode", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G], (unsigned)kv->smem_decode[G], &ap, dpdl);
+        if (cm) { /* the clusters write the outputs */
+            ap.y = out;
+            ap.vmo = kv->vmo;
+            ap.vwht = kv->vrot_t && !kv->absorb_v;
+            rc = oscar__launch_cx(kv, kv->fn_decode[G][il ? 8 : 7], il ? "oscar_decode_w_ilc" : "oscar_decode_wc", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G],
+                                  (unsigned)oscar__kv_cm_smem(kv, G, (long long)splits * nkh * n_seqs), &ap, dpdl, (unsigned)splits);
+        } else {
+            rc = oscar__launch_ex(kv, kv->fn_decode[G][il ? 6 : 0], il ? "oscar_decode_w_il" : "oscar_decode", (unsigned)splits, (unsigned)nkh, (unsigned)n_seqs, (unsigned)kv->thr_decode[G],
+                                  (unsigned)kv->smem_decode[G], &ap, dpdl);
+        }
         decode_launched = !rc;
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[2], kv->stream);
-    if (!rc) {
+    if (!rc && !cm) {
         rp.x = 0;
         if (poll) rp.counts = kv->counts;
         rp.y = out;

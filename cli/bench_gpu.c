@@ -92,6 +92,9 @@ static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
 static int oscar__bg_poll; /* --poll N: oscar_cuda_kv.poll (0: auto, 1: the merge always polls per-KV-head split counts, 2: never) */
 static int oscar__bg_wig;  /* --wig N: oscar_cuda_kv.wig (0: auto, 1: the interleaved decode wherever built, 2: never) */
+static int oscar__bg_cmerge; /* --cmerge N: oscar_cuda_kv.cmerge (0: auto, 1: the cluster merge wherever built, 2: never) */
+static int oscar__bg_ccap; /* --ccap N: oscar_cuda_kv.cluster_cap (0: blocks per SM capped by shared memory, 2: not) */
+static int oscar__bg_cpolicy; /* --cpolicy N: oscar_cuda_kv.cluster_policy (0 load balancing, 1 the driver's default, 3 spread) */
 static int oscar__bg_hsplit; /* --hsplit N: oscar_cuda_kv.hsplit (0: auto, 1: never split a KV head's query heads, n: n groups) */
 static int oscar__bg_quality;  /* bit 0 (--center): the write path's caches center rows by (random) means (cfg.center 1);
                                   bit 1 (--gain): the gain encoder on K and V (k_gain, v_gain); --quality: both. Each
@@ -555,6 +558,9 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     kv.decode_pdl = oscar__bg_dpdl;
     kv.poll = oscar__bg_poll;
     kv.wig = oscar__bg_wig;
+    kv.cmerge = oscar__bg_cmerge;
+    kv.cluster_policy = oscar__bg_cpolicy;
+    kv.cluster_cap = oscar__bg_ccap;
     rows = (size_t)chunk * Hkv * d;
     hk = (float *)malloc(sizeof(float) * rows);
     hv = (float *)malloc(sizeof(float) * rows);
@@ -745,6 +751,9 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --poll N: oscar_cuda_kv.poll: 0 automatic (the merge polls per-KV-head split counts from 64 (sequence, KV head) pairs up), 1 always, 2 never\n"
                    "  --wig N: oscar_cuda_kv.wig: 0 automatic (INT2 d 128 G 4: the block's warps take its units in turn from 64 pairs up), 1 always, 2 never\n"
+                   "  --cmerge N: oscar_cuda_kv.cmerge: 0 automatic (sm_90+: decodes of <= 16 splits merge inside thread block clusters), 1 always (splits capped), 2 never\n"
+                   "  --cpolicy N: oscar_cuda_kv.cluster_policy: 0 load balancing, 1 the driver's default, 3 spread\n"
+                   "  --ccap N: oscar_cuda_kv.cluster_cap: 0 a cluster launch's blocks per SM capped by its shared memory, 2 not\n"
                    "  --hsplit N: oscar_cuda_kv.hsplit: 0 automatic (G > 8: groups of 3-8 query heads), 1 never split a KV head's query heads, n: n groups\n"
                    "  --rot: the INT2 cache's rotations: Hadamard (default; queries rotated inside the decode), none, Hadamard with R_v absorbed (no un-rotation),\n"
                    "         or dense (H with permuted columns: the cost of fitted rotations, a query-rotation launch before the decode)\n"
@@ -779,6 +788,9 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--dpdl")) oscar__bg_dpdl = atoi(v);
         else if (!strcmp(a, "--poll")) oscar__bg_poll = atoi(v);
         else if (!strcmp(a, "--wig")) oscar__bg_wig = atoi(v);
+        else if (!strcmp(a, "--cmerge")) oscar__bg_cmerge = atoi(v);
+        else if (!strcmp(a, "--cpolicy")) oscar__bg_cpolicy = atoi(v);
+        else if (!strcmp(a, "--ccap")) oscar__bg_ccap = atoi(v);
         else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : !strcmp(v, "dense") ? 3 : 1;
         else if (!strcmp(a, "--mode")) oscar__bg_modes = !strcmp(v, "bf16") ? 1 : !strcmp(v, "int2") ? 2 : !strcmp(v, "both") ? 3 : !strcmp(v, "write") ? 4 : 0;
         else {

@@ -39,8 +39,11 @@ struct oscar_attn_params {
     oscar_u64 pool, sink, win;
     oscar_u64 bt;          // const int [max_seqs][max_blocks] block tables
     oscar_u64 counts;      // int [B][Hkv * OSCAR_HSPLIT] or 0: oscar_decode_w adds 1 per split done (the merge polls it)
+    oscar_u64 y;           // the cluster-merge kernels (oscar_decode_wc): float [B][Hq][D] outputs
+    oscar_u64 vmo;         //   and const float [L][Hkv][D] added to them (cfg.center 1), or 0
     int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
     int qwht;              // 1: q is not rotated and every rotation is H: oscar_decode_w applies q . H itself
+    int vwht;              // the cluster-merge kernels: 1: outputs . H (every rotation H, R_v not absorbed), 0: none
     float scale_log2;      // softmax scale * log2(e)
     int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS
 };

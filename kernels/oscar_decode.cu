@@ -31,6 +31,27 @@ static __device__ __forceinline__ void oscar_pdl_launch(void) {
 #endif
 }
 
+// thread block clusters (sm_90+; the cluster-merge decode kernels are built there only): every thread of
+// every block of the cluster arrives, then waits (release / acquire: the shared-memory writes before it are
+// visible to the whole cluster after it); a float of block `rank`'s shared memory at this block's address a
+static __device__ __forceinline__ void oscar_cluster_sync(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ float oscar_ld_cluster(const float *a, unsigned rank) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned r;
+    float v;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"((unsigned)__cvta_generic_to_shared(a)), "r"(rank));
+    asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(r) : "memory");
+    return v;
+#else
+    (void)rank;
+    return *a;
+#endif
+}
+
 // -DOSCAR_WPROF (diagnostics only, see oscar_decode_w): oscar_rotate_q and the merges record each
 // block's start, the end of its wait for the previous grid and its end (globaltimer ns)
 #ifdef OSCAR_WPROF
@@ -987,8 +1008,9 @@ __device__ unsigned long long oscar_wprof[OSCAR_WPROF * 16];
 }
 #endif
 // the kernel's body; WIG: warps per group taking a region's units in turn (W_WIG for oscar_decode_w, WNW for
-// oscar_decode_w_il)
-template <int WIG>
+// oscar_decode_w_il); CM 1: the splits of a (sequence, query-head group) are one thread block cluster, which
+// merges their partials through distributed shared memory and writes the outputs (no merge launch; v55)
+template <int WIG, int CM>
 static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_params &p) {
     extern __shared__ __align__(16) oscar_u8 smem[];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
@@ -1005,7 +1027,10 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         wpr[1] = oscar_gtime();
     }
 #endif
-    oscar_pdl_launch(); // oscar_merge may be placed now: it waits for this grid (or its KV head's count) before reading
+    // oscar_merge may be placed now: it waits for this grid (or its KV head's count) before reading. The cluster-merge
+    // kernels, whose next kernel is the next call's decode, let it in only at their end (placed early, its blocks
+    // would take the free slots of the SMs unevenly)
+    if (!CM) oscar_pdl_launch();
     const int slot = p.seqinfo ? ((const int *)p.seqinfo)[2 * b] : p.inline_info[2 * b];
     const int n = p.seqinfo ? ((const int *)p.seqinfo)[2 * b + 1] : p.inline_info[2 * b + 1];
     const int ns = n < p.S0 ? n : p.S0;
@@ -1816,6 +1841,11 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
     // per head (one thread each): the max over the warps that saw tokens, each warp's weight
     // (0 for a warp without tokens) and the block's sum; then every thread combines its outputs
     float *wf = wml + WNW * G * 2; // [G][WNW]
+    float *cml = wf + G * WNW;     // CM: [G][2] this split's (M, L)
+    float *co = cml + 2 * G;       // CM: [G][D] this split's o
+    float *cw = co + G * D;        // CM: [32] split weights of the head being merged, then its L
+    float *cy = cw + 32;           // CM: [D] the merged head before its transform, then its L
+    static_assert(!CM || (WNW * G * D + WNW * G * 2 + G * WNW + 2 * G + G * D + 32 + D + 1) * 4 <= W_SMEM, "the cluster merge's buffers exceed the decode's shared memory");
     if (tid < G) {
         const int h = tid;
         float M = OSCAR_NEG_INF, L = 0.0f;
@@ -1829,9 +1859,14 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
             L += f * l;
             wf[h * WNW + w] = f;
         }
-        const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;
-        ((float *)p.part_ml)[row * 2] = M;
-        ((float *)p.part_ml)[row * 2 + 1] = L;
+        if (CM) {
+            cml[2 * h] = M;
+            cml[2 * h + 1] = L;
+        } else {
+            const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;
+            ((float *)p.part_ml)[row * 2] = M;
+            ((float *)p.part_ml)[row * 2 + 1] = L;
+        }
     }
     __syncthreads();
     for (int i = tid; i < G * D; i += 32 * WNW) {
@@ -1842,7 +1877,60 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
             const float f = wf[h * WNW + w];
             if (f != 0.0f) o += f * wo[(w * G + h) * D + (i % D)];
         }
-        ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;
+        if (CM) co[i] = o;
+        else ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;
+    }
+    if (CM) {
+        // the cluster's blocks are this (sequence, group)'s splits, block rank = split (cluster (S, 1, 1)): block
+        // r merges heads r, r + S, ... as oscar_merge does (weights exp2(m - M) of the splits that saw tokens, 0
+        // for the others; o / L; o . H where every rotation is H; the V mean added back), reading the other
+        // blocks' (M, L) and o from their shared memory; a second cluster barrier keeps every block's shared
+        // memory in place until the reads are done
+        oscar_pdl_launch();
+        oscar_cluster_sync();
+        const int S = p.n_splits;
+        const float *vmo = p.vmo ? (const float *)p.vmo + ((size_t)p.layer * p.Hkv + jk) * D : (const float *)0;
+        for (int h = split; h < G; h += S) {
+            float *yo = (float *)p.y + ((size_t)b * Hq + j * G + h) * D;
+            if (warp == 0) {
+                const float m = lane < S ? oscar_ld_cluster(cml + 2 * h, lane) : 0.0f, l = lane < S ? oscar_ld_cluster(cml + 2 * h + 1, lane) : 0.0f;
+                float M = OSCAR_NEG_INF;
+                if (l > 0.0f) M = m;
+#pragma unroll
+                for (int x = 16; x > 0; x >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, x));
+                const float w = l > 0.0f ? exp2f(m - M) : 0.0f;
+                float L = w * l;
+#pragma unroll
+                for (int x = 16; x > 0; x >>= 1) L += __shfl_xor_sync(0xffffffffu, L, x);
+                cw[lane] = w;
+                if (lane == 0) cy[D] = L;
+            }
+            __syncthreads();
+            const float L = cy[D];
+            for (int i = tid; i < D; i += 32 * WNW) {
+                float o = 0.0f;
+                for (int s = 0; s < S; s++) {
+                    const float w = cw[s];
+                    if (w > 0.0f) o += w * oscar_ld_cluster(co + h * D + i, s);
+                }
+                const float y = L > 0.0f ? o / L : 0.0f;
+                if (p.vwht) cy[i] = y;
+                else yo[i] = vmo ? y + vmo[i] : y;
+            }
+            if (p.vwht) {
+                __syncthreads();
+                if (warp == 0) {
+                    float x[D / 32];
+#pragma unroll
+                    for (int t = 0; t < D / 32; t++) x[t] = cy[lane + 32 * t];
+                    oscar_wht_row<D>(x, lane);
+#pragma unroll
+                    for (int t = 0; t < D / 32; t++) yo[lane + 32 * t] = vmo ? x[t] + vmo[lane + 32 * t] : x[t];
+                }
+            }
+            __syncthreads(); // cw, cy free for the next head
+        }
+        oscar_cluster_sync();
     }
     if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count
         __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)
@@ -1855,12 +1943,20 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
     }
 #endif
 }
-extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) { oscar_decode_w_body<W_WIG>(p); }
+extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) { oscar_decode_w_body<W_WIG, 0>(p); }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// the same with the merge inside: launched as clusters of n_splits blocks (v55)
+extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_wc(const oscar_attn_params p) { oscar_decode_w_body<W_WIG, 1>(p); }
+#define OSCAR_W_CM 1
+#endif
 #if OSCAR_INT2 && W_WIG == 1 && D == 128 && G == 4
 // the same with the block's units taken in turn by its warps (v51: 0.5-2% faster at batch 8-32, 3% slower at
 // 1 x 128K; measured at d 128 G 4, built there only), which the host launches where the batch holds >= 64
 // KV heads (oscar_cuda_kv.wig)
-extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_il(const oscar_attn_params p) { oscar_decode_w_body<WNW>(p); }
+extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_il(const oscar_attn_params p) { oscar_decode_w_body<WNW, 0>(p); }
+#if OSCAR_W_CM
+extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w_ilc(const oscar_attn_params p) { oscar_decode_w_body<WNW, 1>(p); }
+#endif
 #define OSCAR_W_IL 1
 #endif
 #else
@@ -1871,6 +1967,11 @@ extern "C" __global__ void oscar_decode_w(const oscar_attn_params p) { (void)p; 
 #endif
 // 1: this module has oscar_decode_w_il (the host asks this, not cuModuleGetFunction for a kernel that may be absent)
 extern "C" __device__ int oscar_decode_w_il_on = OSCAR_W_IL;
+#ifndef OSCAR_W_CM
+#define OSCAR_W_CM 0
+#endif
+// 1: this module has oscar_decode_wc (and oscar_decode_w_ilc where it has oscar_decode_w_il)
+extern "C" __device__ int oscar_decode_wc_on = OSCAR_W_CM;
 
 // The two small launches read a D x D fp32 rotation each (64 KB at D 128). A loop of dependent
 // loads cost one memory round trip per few rows (measured 12.7 us for oscar_rotate_q and 17.7 us

@@ -674,17 +674,23 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
         hs->gpu.decode_pdl = l % 3 == 2 ? 2 : 0; /* every third layer: the decode launched after the query rotation */
         hs->gpu.rotate_q1 = l % 2 ? 1 : 2; /* odd layers: the 256-thread rotation (the automatic choice at batch 1 from 12K tokens) */
         hs->gpu.qwht = l % 3 == 1 ? 2 : 0; /* H caches: every third layer through oscar_rotate_q, the others rotate q in the decode */
-        for (mm = 1; mm <= 2; mm++) { /* both merge kernels: one query head per block, a KV head's heads per block */
+        for (mm = 1; mm <= 3; mm++) { /* both merge kernels (one query head per block, a KV head's heads per block), then the
+                                         splits merged inside thread block clusters where built (sm_90+; splits capped) */
             for (i = 0; i < (int)(per * B); i++) og[i] = NAN; /* poison */
             oscar_cuda_upload(hs->cu, dout, og, sizeof(float) * per * B);
             oscar_cuda_upload(hs->cu, dq, q, sizeof(float) * per * B);
-            hs->gpu.merge = mm;
+            hs->gpu.merge = mm < 3 ? mm : 0;
+            hs->gpu.cmerge = mm < 3 ? 2 : 1;
             rc = oscar_cuda_kv_attend(&hs->gpu, l, seqs, B, dout, dq, Hq, 0.0f);
             hs->gpu.merge = 0;
             if (rc) {
                 printf("FAIL %s: gpu attend: %s: %s\n", name, oscar_result_string(rc), hs->gpu.msg);
                 g_fail++;
                 goto out;
+            }
+            if (mm == 3 && hs->cu->cc >= 90 && hs->gpu.wk_decode[Hq / hs->gpu.Hkv] && hs->gpu.cmax_decode[Hq / hs->gpu.Hkv] <= 0) {
+                printf("FAIL %s: the warp decode has no cluster merge on an sm_%d device\n", name, hs->cu->cc);
+                bad++;
             }
             rc = oscar_cuda_download(hs->cu, og, dout, sizeof(float) * per * B);
             if (rc) {
@@ -708,7 +714,7 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
                 float *o2 = (float *)malloc(sizeof(float) * per * B);
                 for (i = 0; o2 && i < (int)(per * B); i++) o2[i] = NAN;
                 rc = o2 ? oscar_cuda_upload(hs->cu, dout, o2, sizeof(float) * per * B) : OSCAR_ERR_NOMEM;
-                hs->gpu.merge = mm;
+                hs->gpu.merge = mm < 3 ? mm : 0;
                 if (!rc) rc = oscar_cuda_kv_attend(&hs->gpu, l, seqs, B, dout, dq, Hq, 0.0f);
                 hs->gpu.merge = 0;
                 if (!rc) rc = oscar_cuda_download(hs->cu, o2, dout, sizeof(float) * per * B);
@@ -727,6 +733,7 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
 out:
     hs->gpu.poll = 0;
     hs->gpu.wig = 0;
+    hs->gpu.cmerge = 0;
     hs->gpu.decode_pdl = 0;
     hs->gpu.rotate_q1 = 0;
     hs->gpu.qwht = 0;
