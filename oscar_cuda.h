@@ -119,6 +119,13 @@
                     Caches whose rotations are all H launch no oscar_rotate_q (oscar_decode_w
                     applies q . H itself), and where the merge grid is one wave (batch 1-4 at Hq
                     32) oscar_merge_h applies o . H by the same fast transform.
+     oscar_decode_wc, oscar_decode_w_ilc (sm_90+): the warp decodes with the merge inside: launched as
+                    thread block clusters of a (sequence, KV head)'s splits, each block keeps its
+                    partial in shared memory and block r merges query head r of the group from the
+                    cluster's shared memory (o / L, o . H where the rotations are H, the V mean),
+                    so no merge launch. Automatic where a batch holds >= 64 KV heads and the splits
+                    fit one cluster (<= 16, or 8 where the driver allows no more), for outputs that
+                    need no R_v^T product (oscar_cuda_kv.cmerge; measured in kernels/NOTES.md v55).
                     Specialised by -D for d, group, G, page tile; each specialisation is compiled
                     once per context (about a second) and kept.
    CENTERED ROWS (oscar_kv_config.center 1) run on the GPU as on the CPU: the append module built with
@@ -5883,6 +5890,19 @@ static int oscar__kv_cm_ok(const oscar_cuda_kv *kv, int G, int il) {
     return kv->cmerge != 2 && kv->cmax_decode[G] > 0 && kv->fn_decode[G][il ? 8 : 7] && (!(kv->vrot_t && !kv->absorb_v) || kv->wht);
 }
 
+/* 1: the decode's splits merge inside clusters (*splits: capped at the largest cluster where cmerge 1 asks for
+   them everywhere). Automatic where they fit one cluster and the batch holds >= 64 (sequence, KV head) pairs.
+   Measured on the H100 (kernels/NOTES.md v55, run s26-5), graph us against the merge launch: 8 x 32K 64.3
+   against 67.3-67.4, 12 x 32K 91.4 against 93.8-94.2, 16 x 32K 118.7-119.0 against 119.8-119.9, level (within
+   0.5%) at 24-48 x 32K, 8 and 16 x 128K, BF16 8 x 32K. Below 64 pairs the clusters are 8-16 blocks at 1-2 per
+   SM, which the GPCs do not all hold at once: 2 x 32K 35.3 against 22.5 (run s26-4), 1 x 32K with 8-warp blocks
+   in clusters of 16 27.8-28.0 against 15.5-15.6 for the same blocks with the merge launch (run s26-8) */
+static int oscar__kv_cm(const oscar_cuda_kv *kv, int G, int il, int n_seqs, int nkh, int *splits) {
+    if (!oscar__kv_cm_ok(kv, G, il)) return 0;
+    if (kv->cmerge == 1 && *splits > kv->cmax_decode[G]) *splits = kv->cmax_decode[G];
+    return *splits <= kv->cmax_decode[G] && (kv->cmerge == 1 || (long long)n_seqs * nkh >= 64);
+}
+
 /* the dynamic shared memory of a cluster launch of nb blocks: enough that an SM takes no more than the
    ceil(nb / SMs) blocks an even spread gives it (the hardware places a cluster's blocks within one GPC and
    would otherwise fill the first SMs up to the kernel's occupancy), at least what the kernel uses
@@ -6051,14 +6071,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
     poll = kv->wk_decode[G] && kv->poll_decode[G] && n_seqs <= kv->max_seqs && kv->poll != 2 && (kv->poll == 1 || (long long)n_seqs * nkh >= 64);
     il = oscar__kv_il(kv, G, n_seqs, nkh);
     splits = oscar__kv_pick_splits(kv, G, n_seqs, nkh, max_tiles, max_n, il, &dpdl, &rq1);
-    /* the splits' merge by clusters where they fit one and the batch holds >= 64 (sequence, KV head) pairs
-       (cmerge 1: everywhere, the splits made to fit). Measured on the H100 (kernels/NOTES.md v55, run s26-5),
-       graph us against the merge launch: 8 x 32K 64.3 against 67.3-67.4, 12 x 32K 91.4 against 93.8-94.2, 16 x
-       32K 118.7-119.0 against 119.8-119.9, level (within 0.5%) at 24-48 x 32K, 8 and 16 x 128K, BF16 8 x 32K;
-       below 64 pairs clusters of 8-16 blocks at 2 per SM lost 50-60% (2 x 32K 35.3 against 22.5, run s26-4) */
-    cm = oscar__kv_cm_ok(kv, G, il);
-    if (cm && kv->cmerge == 1 && splits > kv->cmax_decode[G]) splits = kv->cmax_decode[G];
-    cm = cm && splits <= kv->cmax_decode[G] && (kv->cmerge == 1 || (long long)n_seqs * nkh >= 64);
+    cm = oscar__kv_cm(kv, G, il, n_seqs, nkh, &splits);
     if (cm) poll = 0;
     off_si = 0;
     off_q = 256 + ((sizeof(int) * 2 * (size_t)n_seqs + 255) / 256) * 256;

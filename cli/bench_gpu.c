@@ -113,13 +113,18 @@ static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
 static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L, int iters, int ctx) {
     const char *names[6] = {"oscar_decode", "oscar_rotate_q", "oscar_merge", "oscar_append", "oscar_append_wht", "oscar_append_fwht"};
     int G = Hq / kv->Hkv, f, i, k, pdl = 1, rq1 = 0, il = oscar__kv_il(kv, G, B, kv->Hkv), splits = oscar__kv_pick_splits(kv, G, B, kv->Hkv, 1024, ctx, il, &pdl, &rq1);
-    if (kv->wk_decode[G]) names[0] = il ? "oscar_decode_w_il" : "oscar_decode_w";
+    const int cm = oscar__kv_cm(kv, G, il, B, kv->Hkv, &splits); /* the splits merge inside clusters: no merge launch */
+    if (kv->wk_decode[G]) names[0] = cm ? (il ? "oscar_decode_w_ilc" : "oscar_decode_wc") : il ? "oscar_decode_w_il" : "oscar_decode_w";
     if (rq1) names[1] = "oscar_rotate_q1";
     const int mk = oscar__kv_merge_kind(kv, G, Hq, B); /* the merge kernel attend launches */
     names[2] = oscar__merge_name[mk];
     float *t[3];
     for (f = 0; f < 6; f++) {
-        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f == 1 && rq1 ? 4 : f == 2 ? oscar__merge_fn[mk] : f == 0 && il ? 6 : f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
+        oscar_cu_function fn = f < 3 ? kv->fn_decode[G][f == 1 && rq1 ? 4 : f == 2 ? oscar__merge_fn[mk] : f == 0 ? (cm ? (il ? 8 : 7) : il ? 6 : 0) : f] : f == 3 ? kv->fn_append : f == 4 ? kv->fn_append_wht : kv->fn_append_fwht;
+        if (f == 2 && cm) {
+            printf("diag merge: inside %s (clusters of %d blocks), no launch\n", names[0], splits);
+            continue;
+        }
         if (f == 1 && oscar__kv_qwht(kv, G)) {
             printf("diag query rotation: inside %s (every rotation is H), no launch\n", names[0]);
             continue;
@@ -132,6 +137,25 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
             int per = kv->Hkv * B;
             printf("  dynamic smem %6d B  blocks/SM %d (%d threads)  splits %d  grid %d%s", kv->smem_decode[G], kv->occ_decode[G], kv->thr_decode[G], splits, splits * per,
                    pdl ? "" : "  (launched after the query rotation)");
+            if (cm) { /* how many of these clusters the device holds at once (the grid's clusters: per) */
+                const int sm = oscar__kv_cm_smem(kv, G, (long long)splits * per);
+                int n = -1;
+                if (cu->cuOccupancyMaxActiveClusters) {
+                    oscar__cu_launch_attr at;
+                    oscar__cu_launch_config lc;
+                    memset(&at, 0, sizeof at);
+                    memset(&lc, 0, sizeof lc);
+                    at.id = OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+                    at.value.cluster_dim[0] = (unsigned)splits, at.value.cluster_dim[1] = 1, at.value.cluster_dim[2] = 1;
+                    lc.gridDimX = (unsigned)splits, lc.gridDimY = (unsigned)kv->Hkv, lc.gridDimZ = (unsigned)B;
+                    lc.blockDimX = (unsigned)kv->thr_decode[G], lc.blockDimY = 1, lc.blockDimZ = 1;
+                    lc.sharedMemBytes = (unsigned)sm;
+                    lc.attrs = &at;
+                    lc.numAttrs = 1;
+                    if (cu->cuOccupancyMaxActiveClusters(&n, fn, &lc)) n = -1;
+                }
+                printf("  clusters of %d: %d, launched with %d B of dynamic smem, the device holds %d at once", splits, per, sm, n);
+            }
         }
         printf("\n");
     }
@@ -149,7 +173,8 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
         const double rq = qw ? 0.0 : 1000.0 * t[0][iters / 2];
         if (qw) printf("diag per launch, batch %d x %d, median of %d: rotate_q none (q . H in the decode)", B, ctx, iters);
         else printf("diag per launch, batch %d x %d, median of %d: rotate_q %.1f us", B, ctx, iters, rq);
-        printf("  decode %.1f us  merge %.1f us  (sum %.1f)\n", 1000.0 * t[1][iters / 2], 1000.0 * t[2][iters / 2], rq + 1000.0 * (t[1][iters / 2] + t[2][iters / 2]));
+        if (cm) printf("  decode %.1f us  merge none (inside the decode's clusters; %.1f us to the next event)\n", 1000.0 * t[1][iters / 2], 1000.0 * t[2][iters / 2]);
+        else printf("  decode %.1f us  merge %.1f us  (sum %.1f)\n", 1000.0 * t[1][iters / 2], 1000.0 * t[2][iters / 2], rq + 1000.0 * (t[1][iters / 2] + t[2][iters / 2]));
     }
     for (i = 0; i < 4; i++) {
         cu->drv.cuEventDestroy(kv->prof_ev[i]);
