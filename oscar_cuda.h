@@ -115,7 +115,8 @@
      oscar_rotate_q, oscar_merge   q . R_k before; log-sum-exp merge of the splits and . R_v^T
                     (skipped with absorb_v) after. Where a batch holds >= 64 KV heads the merge
                     starts each KV head once its splits are counted done (oscar_decode_w keeps the
-                    counts) instead of waiting for the whole decode grid; -DOSCAR_MPOLL=0: never.
+                    counts) instead of waiting for the whole decode grid (on sm_90 only caches with
+                    fitted R_v: the others merge inside clusters there, below); -DOSCAR_MPOLL=0: never.
                     Caches whose rotations are all H launch no oscar_rotate_q (oscar_decode_w
                     applies q . H itself), and where the merge grid is one wave (batch 1-4 at Hq
                     32) oscar_merge_h applies o . H by the same fast transform.
@@ -2317,9 +2318,10 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#endif\n",
     "}\n",
     "\n",
-    "// thread block clusters (sm_90+; the cluster-merge decode kernels are built there only): every thread of\n",
-    "// every block of the cluster arrives, then waits (release / acquire: the shared-memory writes before it are\n",
-    "// visible to the whole cluster after it); a float of block `rank`'s shared memory at this block's address a\n",
+    "// thread block clusters (sm_90+; the cluster-merge decode kernels are built there only). oscar_cluster_sync:\n",
+    "// every thread of every block of the cluster arrives, then waits (release / acquire: the shared-memory writes\n",
+    "// before it are visible to the whole cluster after it). oscar_ld_cluster: the float of block `rank`'s shared\n",
+    "// memory at the address `a` has in this block's\n",
     "static __device__ __forceinline__ void oscar_cluster_sync(void) {\n",
     "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
     "    asm volatile(\"barrier.cluster.arrive.release.aligned;\\nbarrier.cluster.wait.acquire.aligned;\\n\" ::: \"memory\");\n",
@@ -4129,7 +4131,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    float *wf = wml + WNW * G * 2; // [G][WNW]\n",
     "    float *cml = wf + G * WNW;     // CM: [G][2] this split's (M, L)\n",
     "    float *co = cml + 2 * G;       // CM: [G][D] this split's o\n",
-    "    float *cw = co + G * D;        // CM: [32] split weights of the head being merged, then its L\n",
+    "    float *cw = co + G * D;        // CM: [32] split weights of the head being merged\n",
     "    float *cy = cw + 32;           // CM: [D] the merged head before its transform, then its L\n",
     "    static_assert(!CM || (WNW * G * D + WNW * G * 2 + G * WNW + 2 * G + G * D + 32 + D + 1) * 4 <= W_SMEM, \"the cluster merge's buffers exceed the decode's shared memory\");\n",
     "    if (tid < G) {\n",

@@ -31,9 +31,10 @@ static __device__ __forceinline__ void oscar_pdl_launch(void) {
 #endif
 }
 
-// thread block clusters (sm_90+; the cluster-merge decode kernels are built there only): every thread of
-// every block of the cluster arrives, then waits (release / acquire: the shared-memory writes before it are
-// visible to the whole cluster after it); a float of block `rank`'s shared memory at this block's address a
+// thread block clusters (sm_90+; the cluster-merge decode kernels are built there only). oscar_cluster_sync:
+// every thread of every block of the cluster arrives, then waits (release / acquire: the shared-memory writes
+// before it are visible to the whole cluster after it). oscar_ld_cluster: the float of block `rank`'s shared
+// memory at the address `a` has in this block's
 static __device__ __forceinline__ void oscar_cluster_sync(void) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
@@ -1843,7 +1844,7 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
     float *wf = wml + WNW * G * 2; // [G][WNW]
     float *cml = wf + G * WNW;     // CM: [G][2] this split's (M, L)
     float *co = cml + 2 * G;       // CM: [G][D] this split's o
-    float *cw = co + G * D;        // CM: [32] split weights of the head being merged, then its L
+    float *cw = co + G * D;        // CM: [32] split weights of the head being merged
     float *cy = cw + 32;           // CM: [D] the merged head before its transform, then its L
     static_assert(!CM || (WNW * G * D + WNW * G * 2 + G * WNW + 2 * G + G * D + 32 + D + 1) * 4 <= W_SMEM, "the cluster merge's buffers exceed the decode's shared memory");
     if (tid < G) {

@@ -139,6 +139,54 @@ static void test_loader_errors(void) {
 }
 
 /* the opt-in disk cache: a file appears, is used, and a damaged one is recompiled */
+/* the host's rules for the cluster-merge decode, on a made-up device (no GPU needed): a cluster launch's
+   shared memory admits exactly the blocks per SM an even spread gives (the values an H200 reported in run
+   s26-9 for 384, 256 and 128 blocks), and which calls take the clusters */
+static void test_cluster_rules(void) {
+    static oscar_cuda cu;
+    static oscar_cuda_kv kv;
+    const long long nbs[6] = {100, 128, 256, 384, 528, 1024};
+    int i, s, dummy = 0, f0 = g_fail;
+    memset(&cu, 0, sizeof cu);
+    memset(&kv, 0, sizeof kv);
+    cu.sm_count = 132, cu.smem_sm = 233472, cu.smem_reserved = 1024, cu.smem_optin = 232448;
+    kv.cu = &cu;
+    kv.smem_decode[4] = 51296, kv.occ_decode[4] = 4, kv.cmax_decode[4] = 16, kv.wht = 1;
+    kv.fn_decode[4][7] = (oscar_cu_function)&dummy;
+    for (i = 0; i < 6; i++) {
+        const long long t = (nbs[i] + 131) / 132;
+        const int c = oscar__kv_cm_smem(&kv, 4, nbs[i]);
+        if (t >= 4) CHECK(c == 51296, "%lld blocks: %d bytes, not the kernel's own", nbs[i], c);
+        else CHECK(c >= 51296 && t * (c + 1024) <= 233472 && (t + 1) * (c + 1024) > 233472, "%lld blocks: %d bytes admit not exactly %lld per SM", nbs[i], c, t);
+    }
+    CHECK(oscar__kv_cm_smem(&kv, 4, 384) == 76800 && oscar__kv_cm_smem(&kv, 4, 256) == 115712 && oscar__kv_cm_smem(&kv, 4, 128) == 232448, "capped shared memory");
+    kv.cluster_cap = 2;
+    CHECK(oscar__kv_cm_smem(&kv, 4, 128) == 51296, "cluster_cap 2 keeps the kernel's shared memory");
+    kv.cluster_cap = 0;
+    s = 6;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 1 && s == 6, "8 x 8 pairs, 6 splits: clusters");
+    s = 16;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 2, 8, &s) == 0 && s == 16, "16 pairs: the merge launch");
+    s = 33;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 0 && s == 33, "33 splits fit no cluster");
+    kv.cmerge = 1;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 1, 8, &s) == 1 && s == 16, "cmerge 1: the splits capped at the largest cluster");
+    s = 6;
+    CHECK(oscar__kv_cm(&kv, 4, 1, 8, 8, &s) == 0, "no oscar_decode_w_ilc: the interleaved decode keeps the merge launch");
+    kv.cmerge = 2;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 0, "cmerge 2: never");
+    kv.cmerge = 0;
+    kv.vrot_t = 1, kv.wht = 0;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 0, "fitted R_v: the merge's product");
+    kv.wht = 1;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 1, "R_v = H: o . H inside the clusters");
+    kv.absorb_v = 1, kv.wht = 0;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 1, "R_v absorbed: no un-rotation");
+    kv.cmax_decode[4] = 0;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 0, "no clusters on the device");
+    if (g_fail == f0) printf("ok   cluster launch rules (shared-memory cap, when the splits merge in clusters)\n");
+}
+
 static void test_disk_cache(void) {
     oscar_cuda cu;
     oscar_cuda_config cc;
@@ -1556,6 +1604,7 @@ int main(int argc, char **argv) {
         }
     }
     if (!compile && !gpu) compile = gpu = 1;
+    if (compile) test_cluster_rules();
     if (compile) test_compile();
     if (gpu) test_gpu(quick);
     if (g_fail) {
