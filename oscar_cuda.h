@@ -5689,30 +5689,36 @@ OSCAR_API oscar_cu_ptr oscar_cuda_kv_window_ptr(const oscar_cuda_kv *kv, int seq
     return kv->win + ((((size_t)seq * kv->L + (size_t)layer) * kv->Hkv + (size_t)kv_head) * 2 * (size_t)kv->ring * kv->d) * 2;
 }
 
+/* how many clusters of `cluster` blocks (along x) of fn's grid (gx, gy, gz) with block threads and smem bytes
+   of dynamic shared memory the device holds at once; -1 where the driver cannot say */
+static int oscar__clusters_held(const oscar_cuda *cu, oscar_cu_function fn, unsigned cluster, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem) {
+    int n = 0;
+    oscar__cu_launch_attr at;
+    oscar__cu_launch_config lc;
+    if (!cu->cuOccupancyMaxActiveClusters) return -1;
+    memset(&at, 0, sizeof at);
+    memset(&lc, 0, sizeof lc);
+    at.id = OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    at.value.cluster_dim[0] = cluster, at.value.cluster_dim[1] = 1, at.value.cluster_dim[2] = 1;
+    lc.gridDimX = gx, lc.gridDimY = gy, lc.gridDimZ = gz;
+    lc.blockDimX = block, lc.blockDimY = 1, lc.blockDimZ = 1;
+    lc.sharedMemBytes = smem;
+    lc.attrs = &at;
+    lc.numAttrs = 1;
+    return cu->cuOccupancyMaxActiveClusters(&n, fn, &lc) == 0 ? n : -1;
+}
+
 /* the largest cluster of the cluster-merge decode kernels (oscar_decode_wc, oscar_decode_w_ilc) of group G the
    device schedules with smem bytes per block: 16 where the driver allows clusters beyond the portable 8 and
    says one fits, else 8 where one of 8 fits (or the driver cannot say: 8 is portable), else 0 */
 static int oscar__kv_cmax(oscar_cuda_kv *kv, int G, int smem) {
     oscar_cuda *cu = kv->cu;
     int c, k, ok16 = 1;
+    if (!cu->cuOccupancyMaxActiveClusters) return 8;
     for (k = 7; k <= 8; k++)
         if (kv->fn_decode[G][k] && cu->drv.cuFuncSetAttribute(kv->fn_decode[G][k], OSCAR__CU_FUNC_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1) != 0) ok16 = 0;
-    for (c = ok16 ? 16 : 8; c >= 8; c -= 8) {
-        int n = 0;
-        oscar__cu_launch_attr at;
-        oscar__cu_launch_config lc;
-        if (!cu->cuOccupancyMaxActiveClusters) return 8;
-        memset(&at, 0, sizeof at);
-        memset(&lc, 0, sizeof lc);
-        at.id = OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        at.value.cluster_dim[0] = (unsigned)c, at.value.cluster_dim[1] = 1, at.value.cluster_dim[2] = 1;
-        lc.gridDimX = (unsigned)c, lc.gridDimY = 1, lc.gridDimZ = 1;
-        lc.blockDimX = (unsigned)kv->thr_decode[G], lc.blockDimY = 1, lc.blockDimZ = 1;
-        lc.sharedMemBytes = (unsigned)smem;
-        lc.attrs = &at;
-        lc.numAttrs = 1;
-        if (cu->cuOccupancyMaxActiveClusters(&n, kv->fn_decode[G][7], &lc) == 0 && n >= 1) return c;
-    }
+    for (c = ok16 ? 16 : 8; c >= 8; c -= 8)
+        if (oscar__clusters_held(cu, kv->fn_decode[G][7], (unsigned)c, (unsigned)c, 1, 1, (unsigned)kv->thr_decode[G], (unsigned)smem) >= 1) return c;
     return 0;
 }
 
@@ -5886,8 +5892,8 @@ static int oscar__kv_merge_kind(const oscar_cuda_kv *kv, int G, int n_q_heads, i
 }
 
 /* 1: the outputs of group G's decode may be merged by clusters (oscar_decode_wc / oscar_decode_w_ilc): built,
-   the device takes clusters, and the outputs need no un-rotation or o . H (fitted R_v keep the merge kernels'
-   product); il: the decode is the interleaved one */
+   the device takes clusters, and the outputs need no un-rotation other than o . H (fitted R_v keep the merge
+   kernels' product); il: the decode is the interleaved one */
 static int oscar__kv_cm_ok(const oscar_cuda_kv *kv, int G, int il) {
     return kv->cmerge != 2 && kv->cmax_decode[G] > 0 && kv->fn_decode[G][il ? 8 : 7] && (!(kv->vrot_t && !kv->absorb_v) || kv->wht);
 }

@@ -139,21 +139,7 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
                    pdl ? "" : "  (launched after the query rotation)");
             if (cm) { /* how many of these clusters the device holds at once (the grid's clusters: per) */
                 const int sm = oscar__kv_cm_smem(kv, G, (long long)splits * per);
-                int n = -1;
-                if (cu->cuOccupancyMaxActiveClusters) {
-                    oscar__cu_launch_attr at;
-                    oscar__cu_launch_config lc;
-                    memset(&at, 0, sizeof at);
-                    memset(&lc, 0, sizeof lc);
-                    at.id = OSCAR__CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-                    at.value.cluster_dim[0] = (unsigned)splits, at.value.cluster_dim[1] = 1, at.value.cluster_dim[2] = 1;
-                    lc.gridDimX = (unsigned)splits, lc.gridDimY = (unsigned)kv->Hkv, lc.gridDimZ = (unsigned)B;
-                    lc.blockDimX = (unsigned)kv->thr_decode[G], lc.blockDimY = 1, lc.blockDimZ = 1;
-                    lc.sharedMemBytes = (unsigned)sm;
-                    lc.attrs = &at;
-                    lc.numAttrs = 1;
-                    if (cu->cuOccupancyMaxActiveClusters(&n, fn, &lc)) n = -1;
-                }
+                const int n = oscar__clusters_held(cu, fn, (unsigned)splits, (unsigned)splits, (unsigned)kv->Hkv, (unsigned)B, (unsigned)kv->thr_decode[G], (unsigned)sm);
                 printf("  clusters of %d: %d, launched with %d B of dynamic smem, the device holds %d at once", splits, per, sm, n);
             }
         }
