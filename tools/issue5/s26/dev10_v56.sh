@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/issue5/s26/dev10_v56.sh - prepared for the next session, not run: v56 (tools/issue5/s26/v56_clusters.patch,
-# against 6121039: oscar_decode_wch, the splits of a (sequence, group) as several clusters of csize blocks, each
+# against bafeede: oscar_decode_wch, the splits of a (sequence, group) as several clusters of csize blocks, each
 # merging its blocks in distributed shared memory and writing one partial per query head, the last cluster of a
 # query head to finish (an acq_rel count) merging the partials from L2; `oscar_cuda_kv.cmerge` 3, `csize`; the GPU
 # test runs every attention through it as a fourth pass). Apply the patch here first (`git apply ...`, then
