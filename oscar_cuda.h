@@ -73,7 +73,7 @@
                     (KV head, K|V) per block: the tile is rotated in fixed point, each warp 16
                     rows on mma.m16n8k32.s8 (rows as int8 halves of 15-bit integers, R as int8
                     halves of 2^14-scaled integers in B fragments the host builds at init: four
-                    products, exact int32 partials), then (sm_90+, group
+                    products, exact int32 partials), then (sm_80+, group
                     >= d/8, flush tiles) d/32 threads per row run the packed-BF16 codec of
                     oscar_append_fwht below, or else one warp per row
                     rounds to BF16, stores the sink/window row, or for flushed positions clips
@@ -88,7 +88,7 @@
                     Walsh-Hadamard butterflies in the CPU's order (oscar_wht), no tile buffers,
                     8 blocks per SM. Used where oscar_append_fwht is not (below) or with
                     kv->wht_warp = 1.
-     oscar_append_fwht  both launches for those caches (sm_90+, group >= d/8, 16-byte aligned
+     oscar_append_fwht  both launches for those caches (sm_80+, group >= d/8, 16-byte aligned
                     input): d/32 threads per row, 32 values each, so most steps are per-thread
                     arithmetic; sink / window rows are stored as BF16, and the codec runs
                     on packed BF16 (clip threshold by bisection on packed counts, codes against
@@ -418,7 +418,7 @@ typedef struct oscar_cuda_kv {
     int cmax_decode[33];                 /* the largest cluster of oscar_decode_wc the device takes (16 or 8), 0: none */
     int smem_append;                 /* oscar_append's dynamic shared memory (bytes) */
     oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
-    oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_90+); NULL where not built */
+    oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_80+); NULL where not built */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
     int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
@@ -1444,7 +1444,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#endif\n",
     "}\n",
     "\n",
-    "#if OSCAR_INT2 && GS * 8 >= D && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)\n",
+    "#if OSCAR_INT2 && GS * 8 >= D && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)\n",
     "#define OSCAR__FCODEC 1\n",
     "#else\n",
     "#define OSCAR__FCODEC 0\n",
@@ -1475,7 +1475,8 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    asm(\"max.bf16x2 %0, %1, %2;\" : \"=r\"(d) : \"r\"(a), \"r\"(b));\n",
     "    return d;\n",
     "}\n",
-    "// 0xffff in each half where a >= b (BF16 values; false against NaN)\n",
+    "// 0xffff in each half where a >= b (BF16 values; false against NaN). sm_80 has no BF16 compare: the\n",
+    "// halves as floats\n",
     "static __device__ __forceinline__ oscar_u32 oscar__bge2(oscar_u32 a, oscar_u32 b) {\n",
     "#if __CUDA_ARCH__ >= 900\n",
     "    oscar_u32 d;\n",
@@ -1560,15 +1561,35 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    for (int o = 1; o < FT; o <<= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));\n",
     "    return v;\n",
     "}\n",
-    "// #{|x| >= v} over the row (a: |x| as BF16 pairs, v: a non-negative BF16 value's bits); the\n",
-    "// masks are subtracted: the low half of a sum counts A, the high half B - A\n",
+    "// #{|x| >= v} over the row (a: |x| as BF16 pairs, as oscar__fabs2 leaves them; v: a non-negative BF16\n",
+    "// value's bits). sm_90: the masks of set.ge are subtracted: the low half of a sum counts A, the high\n",
+    "// half B - A. sm_80 (no BF16 compare): oscar__fabs2 has set bit 15 of each half that is a number and\n",
+    "// made each NaN half 0x7fff, so (a - v) keeps bit 15 of a half iff |x| >= v as floats (v < 0x8000: no\n",
+    "// borrow crosses the halves); word w's two bits are shifted to 15 - w and 31 - w, distinct for the 16\n",
+    "// words, and counted by one popc. A NaN v counts nothing, as the float compare does\n",
     "static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], oscar_u32 v) {\n",
     "    const oscar_u32 v2 = v * 0x10001u;\n",
+    "#if __CUDA_ARCH__ >= 900\n",
     "    oscar_u32 s4[4] = {0u, 0u, 0u, 0u};\n",
     "#pragma unroll\n",
     "    for (int w = 0; w < 16; w++) s4[w & 3] -= oscar__bge2(a[w], v2);\n",
     "    const oscar_u32 acc = (s4[0] + s4[1]) + (s4[2] + s4[3]);\n",
     "    return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));\n",
+    "#else\n",
+    "    oscar_u32 acc = 0u;\n",
+    "#pragma unroll\n",
+    "    for (int w = 0; w < 16; w++) acc |= ((a[w] - v2) & 0x80008000u) >> w;\n",
+    "    return oscar__rsum(v <= 0x7f80u \? __popc(acc) : 0);\n",
+    "#endif\n",
+    "}\n",
+    "// |x| of a row's BF16 pairs w, as oscar__fcnt takes them\n",
+    "static __device__ __forceinline__ oscar_u32 oscar__fabs2(oscar_u32 w) {\n",
+    "#if __CUDA_ARCH__ >= 900\n",
+    "    return w & 0x7fff7fffu;\n",
+    "#else\n",
+    "    const oscar_u32 a = w & 0x7fff7fffu, nm = (((a + 0x007f007fu) & 0x80008000u) >> 15) * 0xffffu; // 0xffff in each NaN half (> 0x7f80)\n",
+    "    return ((a | 0x80008000u) & ~nm) | (0x7fff7fffu & nm);\n",
+    "#endif\n",
     "}\n",
     "\n",
     "// this lane's runs of a window ring row (BF16, rotated when it was written) as the pairs w\n",
@@ -1595,7 +1616,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        const int k = D - idx;\n",
     "        oscar_u32 a[16], m2 = 0u;\n",
     "#pragma unroll\n",
-    "        for (int j = 0; j < 16; j++) a[j] = w[j] & 0x7fff7fffu, m2 = __vmaxu2(m2, a[j]);\n",
+    "        for (int j = 0; j < 16; j++) m2 = __vmaxu2(m2, w[j] & 0x7fff7fffu), a[j] = oscar__fabs2(w[j]);\n",
     "        const oscar_u32 M = oscar__rmax(max(m2 & 0xffffu, m2 >> 16));\n",
     "        // the largest key with #{>= key} >= k: first bracket the 128 keys from M - 127 up to the\n",
     "        // maximum M (the top octave), else the 128 below them; in either, seven halvings with\n",
@@ -2179,8 +2200,9 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "//   reaches 1, 2, 3), the code bytes assembled from the compare masks by byte permutes.\n",
     "// - a group's min or max that is zero takes the sign of its first zero in column order (the\n",
     "//   CPU's loop keeps the first of equal values); a zero threshold clamps to signed zeros.\n",
-    "// Needs sm_90 (set / add on bf16x2) and groups of at least D / 8 channels (a run of 4 FT values\n",
-    "// lies in one group). Grid (ceil(n_jobs / FR), Hkv * 2), 128 threads.\n",
+    "// Needs sm_80 (min / max on bf16x2; sm_90's set on bf16x2 where it has it, integer and fp32 compares\n",
+    "// on sm_80) and groups of at least D / 8 channels (a run of 4 FT values lies in one group).\n",
+    "// Grid (ceil(n_jobs / FR), Hkv * 2), 128 threads.\n",
     "// ---------------------------------------------------------------------------------------------\n",
     "#if OSCAR__FCODEC\n",
     "extern \"C\" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_fwht(const oscar_append_params p) {\n",
@@ -5165,7 +5187,7 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
         kv->fn_append_wht = NULL;
         if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));
-        /* the H kernel with d / 32 threads per row: built for sm_90+ with groups of at least d / 8 channels */
+        /* the H kernel with d / 32 threads per row: built for sm_80+ with groups of at least d / 8 channels */
         kv->fn_append_fwht = NULL;
         if (kv->wht) {
             int fb = 0;
@@ -5402,7 +5424,7 @@ static int oscar__launch_cx(oscar_cuda_kv *kv, oscar_cu_function fn, const char 
     void *args[1];
     oscar_cu_result r;
     args[0] = params;
-    pdl = pdl && cu->cuLaunchKernelEx && cu->cc >= 90;
+    pdl = pdl && cu->cuLaunchKernelEx && cu->cc >= 90 && cu->arch >= 90; /* kernels built for an older card hold no griddepcontrol */
     if (cluster && !cu->cuLaunchKernelEx) {
         snprintf(kv->msg, sizeof kv->msg, "%s: a cluster launch needs cuLaunchKernelEx, which this driver lacks", fn_name);
         return OSCAR_ERR_STATE;
@@ -5580,7 +5602,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         p.wht = kv->wht;
         p.k_clip = kv->k_clip;
         p.v_clip = kv->v_clip;
-        /* the tiled kernel; for caches whose rotations are all H, d / 32 threads per row (sm_90+,
+        /* the tiled kernel; for caches whose rotations are all H, d / 32 threads per row (sm_80+,
            16-byte aligned input) or else the warp-per-row twin */
         const int fwht = kv->fn_append_fwht && !kv->wht_warp && ((k | v) & 15u) == 0;
         oscar_cu_function fa = fwht ? kv->fn_append_fwht : kv->fn_append_wht ? kv->fn_append_wht : kv->fn_append;

@@ -757,7 +757,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --poll N: oscar_cuda_kv.poll: 0 automatic (the merge polls per-KV-head split counts from 64 (sequence, KV head) pairs up), 1 always, 2 never\n"
@@ -770,7 +770,8 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
                    "         or dense (H with permuted columns: the cost of fitted rotations, a query-rotation launch before the decode)\n"
                    "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n"
                    "  --mode write: no decode rows, only --diag's write path (e.g. to profile its kernels alone)\n"
-                   "  --quality: the write path's caches center rows by means and use the gain encoder (center 1, k_gain, v_gain); --center, --gain: one of the two\n");
+                   "  --quality: the write path's caches center rows by means and use the gain encoder (center 1, k_gain, v_gain); --center, --gain: one of the two\n"
+                   "  --arch N: compile the kernels as PTX for compute_N (e.g. 80: what an A100 runs, here finished by the driver for this device)\n");
             return 0;
         }
         if (!strcmp(a, "--diag")) {
@@ -793,6 +794,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--group")) g = atoi(v);
         else if (!strcmp(a, "--iters")) iters = atoi(v);
         else if (!strcmp(a, "--device")) cc.device = atoi(v);
+        else if (!strcmp(a, "--arch")) cc.arch = atoi(v), cc.ptx = 1; /* e.g. 80: the kernels an sm_80 card runs, as PTX the driver finishes */
         else if (!strcmp(a, "--csv")) csv_path = v;
         else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
         else if (!strcmp(a, "--hsplit")) oscar__bg_hsplit = atoi(v);
@@ -822,8 +824,8 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         return 0;
     }
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    printf("device: %s (sm_%d, %d SMs, %.1f GiB, L2 %d MiB), driver %d, NVRTC %d.%d, %s\n", cu.name, cu.cc, cu.sm_count, (double)cu.total_mem / (1 << 30), cu.l2_bytes >> 20,
-           cu.driver_version, cu.nvrtc_major, cu.nvrtc_minor, date);
+    printf("device: %s (sm_%d, %d SMs, %.1f GiB, L2 %d MiB), driver %d, NVRTC %d.%d, kernels as %s for sm_%d, %s\n", cu.name, cu.cc, cu.sm_count, (double)cu.total_mem / (1 << 30),
+           cu.l2_bytes >> 20, cu.driver_version, cu.nvrtc_major, cu.nvrtc_minor, cu.ptx ? "PTX" : "CUBIN", cu.arch, date);
     bw = oscar__bg_copy(&cu, &copy_ms);
     printf("copy bandwidth: 1 GiB device-to-device in %.3f ms = %.0f GB/s (bytes read + written)\n", copy_ms, bw);
     printf("decode attention, Hq=%d Hkv=%d d=%d group=%d, sink 64 / window 256 / page 64, median of %d calls%s%s\n", Hq, Hkv, d, g, iters,

@@ -403,7 +403,7 @@ static __device__ __forceinline__ void oscar__row_out(const oscar_append_params 
 #endif
 }
 
-#if OSCAR_INT2 && GS * 8 >= D && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
+#if OSCAR_INT2 && GS * 8 >= D && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
 #define OSCAR__FCODEC 1
 #else
 #define OSCAR__FCODEC 0
@@ -434,7 +434,8 @@ static __device__ __forceinline__ oscar_u32 oscar__bmax2(oscar_u32 a, oscar_u32 
     asm("max.bf16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
     return d;
 }
-// 0xffff in each half where a >= b (BF16 values; false against NaN)
+// 0xffff in each half where a >= b (BF16 values; false against NaN). sm_80 has no BF16 compare: the
+// halves as floats
 static __device__ __forceinline__ oscar_u32 oscar__bge2(oscar_u32 a, oscar_u32 b) {
 #if __CUDA_ARCH__ >= 900
     oscar_u32 d;
@@ -519,15 +520,35 @@ static __device__ __forceinline__ oscar_u32 oscar__rmin(oscar_u32 v) {
     for (int o = 1; o < FT; o <<= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
-// #{|x| >= v} over the row (a: |x| as BF16 pairs, v: a non-negative BF16 value's bits); the
-// masks are subtracted: the low half of a sum counts A, the high half B - A
+// #{|x| >= v} over the row (a: |x| as BF16 pairs, as oscar__fabs2 leaves them; v: a non-negative BF16
+// value's bits). sm_90: the masks of set.ge are subtracted: the low half of a sum counts A, the high
+// half B - A. sm_80 (no BF16 compare): oscar__fabs2 has set bit 15 of each half that is a number and
+// made each NaN half 0x7fff, so (a - v) keeps bit 15 of a half iff |x| >= v as floats (v < 0x8000: no
+// borrow crosses the halves); word w's two bits are shifted to 15 - w and 31 - w, distinct for the 16
+// words, and counted by one popc. A NaN v counts nothing, as the float compare does
 static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], oscar_u32 v) {
     const oscar_u32 v2 = v * 0x10001u;
+#if __CUDA_ARCH__ >= 900
     oscar_u32 s4[4] = {0u, 0u, 0u, 0u};
 #pragma unroll
     for (int w = 0; w < 16; w++) s4[w & 3] -= oscar__bge2(a[w], v2);
     const oscar_u32 acc = (s4[0] + s4[1]) + (s4[2] + s4[3]);
     return oscar__rsum((int)(((acc >> 16) + 2u * (acc & 0xffffu)) & 0xffffu));
+#else
+    oscar_u32 acc = 0u;
+#pragma unroll
+    for (int w = 0; w < 16; w++) acc |= ((a[w] - v2) & 0x80008000u) >> w;
+    return oscar__rsum(v <= 0x7f80u ? __popc(acc) : 0);
+#endif
+}
+// |x| of a row's BF16 pairs w, as oscar__fcnt takes them
+static __device__ __forceinline__ oscar_u32 oscar__fabs2(oscar_u32 w) {
+#if __CUDA_ARCH__ >= 900
+    return w & 0x7fff7fffu;
+#else
+    const oscar_u32 a = w & 0x7fff7fffu, nm = (((a + 0x007f007fu) & 0x80008000u) >> 15) * 0xffffu; // 0xffff in each NaN half (> 0x7f80)
+    return ((a | 0x80008000u) & ~nm) | (0x7fff7fffu & nm);
+#endif
 }
 
 // this lane's runs of a window ring row (BF16, rotated when it was written) as the pairs w
@@ -554,7 +575,7 @@ static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &
         const int k = D - idx;
         oscar_u32 a[16], m2 = 0u;
 #pragma unroll
-        for (int j = 0; j < 16; j++) a[j] = w[j] & 0x7fff7fffu, m2 = __vmaxu2(m2, a[j]);
+        for (int j = 0; j < 16; j++) m2 = __vmaxu2(m2, w[j] & 0x7fff7fffu), a[j] = oscar__fabs2(w[j]);
         const oscar_u32 M = oscar__rmax(max(m2 & 0xffffu, m2 >> 16));
         // the largest key with #{>= key} >= k: first bracket the 128 keys from M - 127 up to the
         // maximum M (the top octave), else the 128 below them; in either, seven halvings with
@@ -1138,8 +1159,9 @@ extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) osc
 //   reaches 1, 2, 3), the code bytes assembled from the compare masks by byte permutes.
 // - a group's min or max that is zero takes the sign of its first zero in column order (the
 //   CPU's loop keeps the first of equal values); a zero threshold clamps to signed zeros.
-// Needs sm_90 (set / add on bf16x2) and groups of at least D / 8 channels (a run of 4 FT values
-// lies in one group). Grid (ceil(n_jobs / FR), Hkv * 2), 128 threads.
+// Needs sm_80 (min / max on bf16x2; sm_90's set on bf16x2 where it has it, integer and fp32 compares
+// on sm_80) and groups of at least D / 8 channels (a run of 4 FT values lies in one group).
+// Grid (ceil(n_jobs / FR), Hkv * 2), 128 threads.
 // ---------------------------------------------------------------------------------------------
 #if OSCAR__FCODEC
 extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_fwht(const oscar_append_params p) {
