@@ -13,7 +13,7 @@ TEST_EXTRA += test-cuda-cpu
 CLI_SRC  += cli/bench_gpu.c
 CLI_DEFS += -DOSCAR_CLI_GPU=1
 
-.PHONY: embed check-embed test-cuda-cpu test-cuda sanitize-cuda bench-gpu
+.PHONY: embed check-embed test-cuda-cpu test-cuda test-cuda-sm80 sanitize-cuda bench-gpu
 
 # embed: copy kernels/*.cu and *.cuh into oscar_cuda.h (run after editing a kernel)
 embed: | $(BUILD)
@@ -46,6 +46,11 @@ test-cuda-cpu: check-embed $(BUILD)/test_cuda
 # test-cuda: the GPU against the CPU reference (needs a GPU; prints SKIP without one)
 test-cuda: $(BUILD)/test_cuda
 	./$(BUILD)/test_cuda --gpu
+
+# test-cuda-sm80: the same with the kernels an sm_80 card (A100) runs, as PTX for compute_80 that the
+# driver finishes for this GPU: no programmatic dependent launch, no clusters, the sm_80 write codec
+test-cuda-sm80: $(BUILD)/test_cuda
+	./$(BUILD)/test_cuda --gpu --arch 80
 
 # sanitize-cuda: the GPU tests' quick subset under compute-sanitizer memcheck (leaks too), racecheck,
 # initcheck and synccheck; one clean / NOT CLEAN line per tool (tools/gpu_sanitize.sh)
