@@ -794,7 +794,14 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--group")) g = atoi(v);
         else if (!strcmp(a, "--iters")) iters = atoi(v);
         else if (!strcmp(a, "--device")) cc.device = atoi(v);
-        else if (!strcmp(a, "--arch")) cc.arch = atoi(v), cc.ptx = 1; /* e.g. 80: the kernels an sm_80 card runs, as PTX the driver finishes */
+        else if (!strcmp(a, "--arch")) { /* e.g. 80: the kernels an sm_80 card runs, as PTX the driver finishes */
+            char *e;
+            cc.arch = (int)strtol(v, &e, 10), cc.ptx = 1;
+            if (*e || cc.arch < 50 || cc.arch > 200) {
+                fprintf(stderr, "bench --gpu: --arch wants a compute capability such as 80 or 90, not '%s'\n", v);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--csv")) csv_path = v;
         else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
         else if (!strcmp(a, "--hsplit")) oscar__bg_hsplit = atoi(v);

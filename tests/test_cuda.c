@@ -1604,7 +1604,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_rng = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
-        else if (!strcmp(argv[i], "--arch") && i + 1 < argc) g_arch = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
+            char *e;
+            g_arch = (int)strtol(argv[++i], &e, 10);
+            if (*e || g_arch < 50 || g_arch > 200) {
+                printf("--arch wants a compute capability such as 80 or 90, not '%s'\n", argv[i]);
+                return 2;
+            }
+        }
         else {
             printf("usage: %s [--compile] [--gpu] [--quick] [--seed N] [--only NAME] [--arch N]\n", argv[0]);
             return 2;
