@@ -443,6 +443,11 @@ typedef struct oscar_cuda_kv {
                                            KV heads (measured: faster at batch 8-32, slower at batch 1,
                                            kernels/NOTES.md v32); 1: wherever the kernel counts; 2: never
                                            (tests, tuning) */
+    int l2pf;                           /* 0 (init): where the batch holds >= 64 (sequence, KV head) pairs of an
+                                           INT2 cache and the kernels are built for sm_90+, each decode warp
+                                           prefetches its first 2 units into L2 while its block waits for the
+                                           previous kernel (measured: 0.4-2% faster at batch 8-32, slower at
+                                           batch 1-2, kernels/NOTES.md v57); 1: wherever built; 2: never */
     int wig;                            /* 0 (init): where the module has oscar_decode_w_il (INT2, d 128, 4
                                            query heads per KV head), the decode's warps take their block's
                                            units in turn where the batch holds >= 64 KV heads (measured:
@@ -921,6 +926,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;\n",
     "    int qwht;              // 1: q is not rotated and every rotation is H: oscar_decode_w applies q . H itself\n",
     "    int vwht;              // the cluster-merge kernels: 1: outputs . H (every rotation H, R_v not absorbed), 0: none\n",
+    "    int l2pf;              // oscar_decode_w (INT2, sm_90+): each warp's first l2pf units prefetched into L2 before its wait\n",
     "    float scale_log2;      // softmax scale * log2(e)\n",
     "    int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS\n",
     "};\n",
@@ -3472,6 +3478,25 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    }\n",
     "#else\n",
     "    if (ua < ub && ua >= tsu && ua < tsu + thu) asm volatile(\"prefetch.global.L1 [%0];\" ::\"l\"(bt + (ua - tsu) * W_HU / p.P));\n",
+    "#if OSCAR_INT2 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
+    "    // p.l2pf > 0 (the host's choice, kernels/NOTES.md v57): the warp's first l2pf INT2 units prefetched into L2 by\n",
+    "    // bulk prefetches (one per run: K codes, K scales, V codes, V scales) while the block waits for the previous\n",
+    "    // kernel, whose end leaves the memory system idle. A prefetch moves no data into the SM and reads nothing the\n",
+    "    // previous kernel writes (the block tables come by host copies); the page index is bounded, so a stale entry\n",
+    "    // can only name a line of the pool\n",
+    "    if (lane < 4 * p.l2pf) {\n",
+    "        const int u = ua + (lane >> 2) * W_US, r = lane & 3;\n",
+    "        if (u < ub && u >= tsu && u < tsu + thu) {\n",
+    "            const int tok0 = (u - tsu) * TH, r0 = tok0 % PP;\n",
+    "            int pg = bt[tok0 / PP];\n",
+    "            pg = pg < 0 \? 0 : pg >= p.max_pages \? p.max_pages - 1 : pg;\n",
+    "            const oscar_u8 *base = hpool + (size_t)pg * hpage + (r >> 1) * PP * (WRB + NGR * 4);\n",
+    "            const oscar_u8 *a = (r & 1) \? base + PP * WRB + r0 * NGR * 4 : base + r0 * WRB;\n",
+    "            const unsigned nb = (r & 1) \? TH * NGR * 4 : TH * WRB;\n",
+    "            asm volatile(\"cp.async.bulk.prefetch.L2.global [%0], %1;\" ::\"l\"(a), \"r\"(nb) : \"memory\");\n",
+    "        }\n",
+    "    }\n",
+    "#endif\n",
     "#endif\n",
     "\n",
     "    // ---- queries: s8 digit fragments (INT2, power-of-two normalised per head, x 4^-qd) and\n",
@@ -4939,7 +4964,7 @@ typedef struct oscar__append_params {
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
 typedef struct oscar__attn_params {
     uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts, y, vmo;
-    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, qwht, vwht;
+    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, qwht, vwht, l2pf;
     float scale_log2;
     int32_t inline_info[2 * OSCAR__INLINE_SEQS];
 } oscar__attn_params;
@@ -6158,6 +6183,7 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         ap.n_splits = splits;
         ap.head_page_bytes = (int32_t)kv->head_page_bytes;
         ap.scale_log2 = scale * 1.4426950408889634f;
+        ap.l2pf = kv->int2 && cu->arch >= 90 && kv->l2pf != 2 && (kv->l2pf == 1 || (long long)n_seqs * nkh >= 64) ? 2 : 0;
         if (poll) ap.counts = kv->counts;
         if (cm) { /* the clusters write the outputs */
             ap.y = out;

@@ -92,6 +92,7 @@ static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
 static int oscar__bg_poll; /* --poll N: oscar_cuda_kv.poll (0: auto, 1: the merge always polls per-KV-head split counts, 2: never) */
 static int oscar__bg_wig;  /* --wig N: oscar_cuda_kv.wig (0: auto, 1: the interleaved decode wherever built, 2: never) */
+static int oscar__bg_l2pf; /* --l2pf N: oscar_cuda_kv.l2pf (0: auto, 1: the decode's L2 prefetch at every batch, 2: never) */
 static int oscar__bg_cmerge; /* --cmerge N: oscar_cuda_kv.cmerge (0: auto, 1: the cluster merge wherever built, 2: never) */
 static int oscar__bg_ccap; /* --ccap N: oscar_cuda_kv.cluster_cap (0: blocks per SM capped by shared memory, 2: not) */
 static int oscar__bg_cpolicy; /* --cpolicy N: oscar_cuda_kv.cluster_policy (0 load balancing, 1 the driver's default, 3 spread) */
@@ -570,6 +571,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     kv.poll = oscar__bg_poll;
     kv.wig = oscar__bg_wig;
     kv.cmerge = oscar__bg_cmerge;
+    kv.l2pf = oscar__bg_l2pf;
     kv.cluster_policy = oscar__bg_cpolicy;
     kv.cluster_cap = oscar__bg_ccap;
     rows = (size_t)chunk * Hkv * d;
@@ -757,12 +759,13 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --poll N: oscar_cuda_kv.poll: 0 automatic (the merge polls per-KV-head split counts from 64 (sequence, KV head) pairs up), 1 always, 2 never\n"
                    "  --wig N: oscar_cuda_kv.wig: 0 automatic (INT2 d 128 G 4: the block's warps take its units in turn from 64 pairs up), 1 always, 2 never\n"
                    "  --cmerge N: oscar_cuda_kv.cmerge: 0 automatic (sm_90+: decodes of <= 16 splits merge inside thread block clusters), 1 always (splits capped), 2 never\n"
+                   "  --l2pf N: oscar_cuda_kv.l2pf: 0 automatic (INT2, sm_90+ kernels, >= 64 (sequence, KV head) pairs: each decode warp prefetches its first 2 units into L2 before its wait), 1 always, 2 never\n"
                    "  --cpolicy N: oscar_cuda_kv.cluster_policy: 0 load balancing, 1 the driver's default, 3 spread\n"
                    "  --ccap N: oscar_cuda_kv.cluster_cap: 0 a cluster launch's blocks per SM capped by its shared memory, 2 not\n"
                    "  --hsplit N: oscar_cuda_kv.hsplit: 0 automatic (G > 8: groups of 3-8 query heads), 1 never split a KV head's query heads, n: n groups\n"
@@ -809,6 +812,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--poll")) oscar__bg_poll = atoi(v);
         else if (!strcmp(a, "--wig")) oscar__bg_wig = atoi(v);
         else if (!strcmp(a, "--cmerge")) oscar__bg_cmerge = atoi(v);
+        else if (!strcmp(a, "--l2pf")) oscar__bg_l2pf = atoi(v);
         else if (!strcmp(a, "--cpolicy")) oscar__bg_cpolicy = atoi(v);
         else if (!strcmp(a, "--ccap")) oscar__bg_ccap = atoi(v);
         else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : !strcmp(v, "dense") ? 3 : 1;

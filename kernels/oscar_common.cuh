@@ -44,6 +44,7 @@ struct oscar_attn_params {
     int layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes;
     int qwht;              // 1: q is not rotated and every rotation is H: oscar_decode_w applies q . H itself
     int vwht;              // the cluster-merge kernels: 1: outputs . H (every rotation H, R_v not absorbed), 0: none
+    int l2pf;              // oscar_decode_w (INT2, sm_90+): each warp's first l2pf units prefetched into L2 before its wait
     float scale_log2;      // softmax scale * log2(e)
     int inline_info[2 * OSCAR_INLINE_SEQS]; // seqinfo for batches of up to OSCAR_INLINE_SEQS
 };

@@ -1163,6 +1163,25 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
     }
 #else
     if (ua < ub && ua >= tsu && ua < tsu + thu) asm volatile("prefetch.global.L1 [%0];" ::"l"(bt + (ua - tsu) * W_HU / p.P));
+#if OSCAR_INT2 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    // p.l2pf > 0 (the host's choice, kernels/NOTES.md v57): the warp's first l2pf INT2 units prefetched into L2 by
+    // bulk prefetches (one per run: K codes, K scales, V codes, V scales) while the block waits for the previous
+    // kernel, whose end leaves the memory system idle. A prefetch moves no data into the SM and reads nothing the
+    // previous kernel writes (the block tables come by host copies); the page index is bounded, so a stale entry
+    // can only name a line of the pool
+    if (lane < 4 * p.l2pf) {
+        const int u = ua + (lane >> 2) * W_US, r = lane & 3;
+        if (u < ub && u >= tsu && u < tsu + thu) {
+            const int tok0 = (u - tsu) * TH, r0 = tok0 % PP;
+            int pg = bt[tok0 / PP];
+            pg = pg < 0 ? 0 : pg >= p.max_pages ? p.max_pages - 1 : pg;
+            const oscar_u8 *base = hpool + (size_t)pg * hpage + (r >> 1) * PP * (WRB + NGR * 4);
+            const oscar_u8 *a = (r & 1) ? base + PP * WRB + r0 * NGR * 4 : base + r0 * WRB;
+            const unsigned nb = (r & 1) ? TH * NGR * 4 : TH * WRB;
+            asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"(nb) : "memory");
+        }
+    }
+#endif
 #endif
 
     // ---- queries: s8 digit fragments (INT2, power-of-two normalised per head, x 4^-qd) and

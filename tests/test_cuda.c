@@ -723,6 +723,7 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
         }
         hs->gpu.poll = 1 + (l & 1); /* the merge polls the split counts (odd layers: waits for the decode grid) */
         hs->gpu.wig = 2 - (l & 1); /* odd layers: the interleaved decode where built (even: never) */
+        hs->gpu.l2pf = l & 1 ? 0 : 1; /* even layers: every INT2 decode prefetches its first units into L2 (sm_90+ kernels) */
         hs->gpu.decode_pdl = l % 3 == 2 ? 2 : 0; /* every third layer: the decode launched after the query rotation */
         hs->gpu.rotate_q1 = l % 2 ? 1 : 2; /* odd layers: the 256-thread rotation (the automatic choice at batch 1 from 12K tokens) */
         hs->gpu.qwht = l % 3 == 1 ? 2 : 0; /* H caches: every third layer through oscar_rotate_q, the others rotate q in the decode */
@@ -784,6 +785,7 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
     }
 out:
     hs->gpu.poll = 0;
+    hs->gpu.l2pf = 0;
     hs->gpu.wig = 0;
     hs->gpu.cmerge = 0;
     hs->gpu.decode_pdl = 0;
