@@ -944,6 +944,14 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    int hsplit;            // >= 1: the decode ran hsplit groups of gqa / hsplit query heads per KV head\n",
     "};\n",
     "\n",
+    "// the host's copies of these blocks (oscar__*_params in oscar_cuda.h) come with their sizes: a field added or removed\n",
+    "// on one side only stops the compile here instead of shifting every later field\n",
+    "#ifdef OSCAR_HOST_APPEND_PARAMS\n",
+    "static_assert(sizeof(oscar_append_params) == OSCAR_HOST_APPEND_PARAMS, \"oscar_append_params: the host's copy (oscar__append_params in oscar_cuda.h) has another size\");\n",
+    "static_assert(sizeof(oscar_attn_params) == OSCAR_HOST_ATTN_PARAMS, \"oscar_attn_params: the host's copy (oscar__attn_params in oscar_cuda.h) has another size\");\n",
+    "static_assert(sizeof(oscar_rot_params) == OSCAR_HOST_ROT_PARAMS, \"oscar_rot_params: the host's copy (oscar__rot_params in oscar_cuda.h) has another size\");\n",
+    "#endif\n",
+    "\n",
     "#define OSCAR_ERR_BIT_NONFINITE 1u\n",
     "#define OSCAR_ERR_BIT_RANGE 2u\n",
     "#define OSCAR_NEG_INF (__int_as_float(0xff800000))\n",
@@ -4674,6 +4682,36 @@ static void oscar__cache_write(oscar_cuda *cu, uint64_t key, const void *img, si
     if (!ok || rename(tmp, path) != 0) remove(tmp);
 }
 
+/* host copies of the kernel parameter blocks (kernels/oscar_common.cuh). Every kernel compile passes their sizes
+   (-DOSCAR_HOST_*_PARAMS, oscar__nvrtc_compile), which the kernels' own definitions must match */
+typedef struct oscar__append_params {
+    uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt, kmean, vmean;
+    int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
+    int32_t wht;
+    float k_clip, v_clip;
+} oscar__append_params;
+
+#define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
+typedef struct oscar__attn_params {
+    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts, y, vmo;
+    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, qwht, vwht, l2pf;
+    float scale_log2;
+    int32_t inline_info[2 * OSCAR__INLINE_SEQS];
+} oscar__attn_params;
+
+typedef struct oscar__rot_params {
+    uint64_t x, y, rot, part_o, part_ml, counts, vmo;
+    int32_t layer, Hq, gqa, rot_heads, n_splits;
+    int32_t hsplit;
+} oscar__rot_params;
+
+/* the sizes of the host's parameter blocks, as the kernels' static_asserts take them */
+static void oscar__host_layout(char buf[3][48]) {
+    snprintf(buf[0], 48, "-DOSCAR_HOST_APPEND_PARAMS=%u", (unsigned)sizeof(oscar__append_params));
+    snprintf(buf[1], 48, "-DOSCAR_HOST_ATTN_PARAMS=%u", (unsigned)sizeof(oscar__attn_params));
+    snprintf(buf[2], 48, "-DOSCAR_HOST_ROT_PARAMS=%u", (unsigned)sizeof(oscar__rot_params));
+}
+
 /* compile src; *image gets a malloc'd CUBIN or NUL-terminated PTX. The log lands in cu->log. */
 static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *src, const char *const *opts, int n_opts, int arch, int ptx, void **image, size_t *size) {
     oscar_nvrtc_program prog = NULL;
@@ -4682,7 +4720,7 @@ static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *sr
     const char *hdrs[1];
     char *common, archopt[32];
     const char **all;
-    char extra[256], *tok[16];
+    char extra[256], *tok[16], layout[3][48];
     size_t n = 0, logn = 0;
     int i, rc = OSCAR_OK, n_extra = 0, n_fixed;
     *image = NULL;
@@ -4699,7 +4737,7 @@ static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *sr
         tok[n_extra++] = extra + i;
         while (extra[i] && extra[i] != ' ') i++;
     }
-    all = (const char **)OSCAR_CUDA_MALLOC(sizeof(char *) * (size_t)(n_opts + n_extra + 4));
+    all = (const char **)OSCAR_CUDA_MALLOC(sizeof(char *) * (size_t)(n_opts + n_extra + 7));
     if (!common || !all) {
         OSCAR_CUDA_FREE(common);
         OSCAR_CUDA_FREE((void *)all);
@@ -4711,7 +4749,9 @@ static int oscar__nvrtc_compile(oscar_cuda *cu, const char *name, const char *sr
     snprintf(archopt, sizeof archopt, "-arch=%s_%d%s", ptx ? "compute" : "sm", arch, !ptx && arch == 90 ? "a" : "");
     all[0] = archopt;
     all[1] = "-std=c++17";
-    n_fixed = 2;
+    oscar__host_layout(layout);
+    all[2] = layout[0], all[3] = layout[1], all[4] = layout[2];
+    n_fixed = 5;
     if (cu->verbose) all[n_fixed++] = "-lineinfo";
     for (i = 0; i < n_opts; i++) all[n_fixed + i] = opts[i];
     for (i = 0; i < n_extra; i++) all[n_fixed + n_opts + i] = tok[i];
@@ -4849,6 +4889,11 @@ static int oscar__compile_to_image(oscar_cuda *cu, const char *file, const char 
     }
     key = oscar__fnv_str(key, file);
     key = oscar__fnv_str(key, src);
+    {
+        char layout[3][48];
+        oscar__host_layout(layout);
+        for (i = 0; i < 3; i++) key = oscar__fnv_str(key, layout[i]);
+    }
     for (i = 0; i < n_opts; i++) key = oscar__fnv_str(key, opts[i]);
     snprintf(ver, sizeof ver, "nvrtc %d.%d driver %d arch %d ptx %d verbose %d", cu->nvrtc_major, cu->nvrtc_minor, cu->driver_version, arch, ptx, cu->verbose);
     key = oscar__fnv_str(key, ver);
@@ -4953,27 +4998,6 @@ static int oscar__get_module(oscar_cuda *cu, int program, const oscar_cuda_varia
 
 /* >>cuda-kv ---- the device cache ---- */
 
-/* host copies of the kernel parameter blocks (kernels/oscar_common.cuh) */
-typedef struct oscar__append_params {
-    uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt, kmean, vmean;
-    int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
-    int32_t wht;
-    float k_clip, v_clip;
-} oscar__append_params;
-
-#define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
-typedef struct oscar__attn_params {
-    uint64_t q, part_o, part_ml, seqinfo, pool, sink, win, bt, counts, y, vmo;
-    int32_t layer, L, Hkv, S0, W, P, ring, max_pages, max_blocks, n_splits, head_page_bytes, qwht, vwht, l2pf;
-    float scale_log2;
-    int32_t inline_info[2 * OSCAR__INLINE_SEQS];
-} oscar__attn_params;
-
-typedef struct oscar__rot_params {
-    uint64_t x, y, rot, part_o, part_ml, counts, vmo;
-    int32_t layer, Hq, gqa, rot_heads, n_splits;
-    int32_t hsplit;
-} oscar__rot_params;
 
 static int oscar__kv_fail(oscar_cuda_kv *kv, int rc) {
     snprintf(kv->msg, sizeof kv->msg, "%s", kv->cu->msg);

@@ -62,6 +62,14 @@ struct oscar_rot_params {
     int hsplit;            // >= 1: the decode ran hsplit groups of gqa / hsplit query heads per KV head
 };
 
+// the host's copies of these blocks (oscar__*_params in oscar_cuda.h) come with their sizes: a field added or removed
+// on one side only stops the compile here instead of shifting every later field
+#ifdef OSCAR_HOST_APPEND_PARAMS
+static_assert(sizeof(oscar_append_params) == OSCAR_HOST_APPEND_PARAMS, "oscar_append_params: the host's copy (oscar__append_params in oscar_cuda.h) has another size");
+static_assert(sizeof(oscar_attn_params) == OSCAR_HOST_ATTN_PARAMS, "oscar_attn_params: the host's copy (oscar__attn_params in oscar_cuda.h) has another size");
+static_assert(sizeof(oscar_rot_params) == OSCAR_HOST_ROT_PARAMS, "oscar_rot_params: the host's copy (oscar__rot_params in oscar_cuda.h) has another size");
+#endif
+
 #define OSCAR_ERR_BIT_NONFINITE 1u
 #define OSCAR_ERR_BIT_RANGE 2u
 #define OSCAR_NEG_INF (__int_as_float(0xff800000))

@@ -281,6 +281,19 @@ static int test_compile(void) {
         CHECK(strstr(oscar_cuda_log(&cu), "undefined_name") != NULL, "the log names the error: %s", oscar_cuda_log(&cu));
         CHECK(strstr(cu.msg, "broken.cu") != NULL, "the message names the program: %s", cu.msg);
     }
+    /* the kernels check the host's parameter-block sizes: a wrong one stops the compile, naming the block */
+    {
+        oscar_cuda_variant v = {128, 128, 4, 1, 64, 0, 0, 0};
+        char save[sizeof cu.extra_options];
+        memcpy(save, cu.extra_options, sizeof save);
+        snprintf(cu.extra_options, sizeof cu.extra_options, "-DOSCAR_HOST_ATTN_PARAMS=8");
+        rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_DECODE, &v, 90, 0, &bytes);
+        CHECK(rc == OSCAR_ERR_COMPILE && strstr(oscar_cuda_log(&cu), "oscar_attn_params") != NULL, "a wrong attention-parameter size stops the compile (%d): %.300s", rc, oscar_cuda_log(&cu));
+        snprintf(cu.extra_options, sizeof cu.extra_options, "-DOSCAR_HOST_APPEND_PARAMS=8");
+        rc = oscar_cuda_compile_variant(&cu, OSCAR_CUDA_PROG_APPEND, &v, 90, 0, &bytes);
+        CHECK(rc == OSCAR_ERR_COMPILE && strstr(oscar_cuda_log(&cu), "oscar_append_params") != NULL, "a wrong append-parameter size stops the compile (%d): %.300s", rc, oscar_cuda_log(&cu));
+        memcpy(cu.extra_options, save, sizeof save);
+    }
     /* PTX path */
     {
         oscar_cuda_variant v = {128, 128, 4, 1, 64, 0, 0, 0};
