@@ -526,8 +526,31 @@ static __device__ __forceinline__ oscar_u32 oscar__rmin(oscar_u32 v) {
 // made each NaN half 0x7fff, so (a - v) keeps bit 15 of a half iff |x| >= v as floats (v < 0x8000: no
 // borrow crosses the halves); word w's two bits are shifted to 15 - w and 31 - w, distinct for the 16
 // words, and counted by one popc. A NaN v counts nothing, as the float compare does
+// OSCAR_FCNT_MMA 1 (sm_90, FT 4: lane 4 g + t holds a quarter of row g, as the rows of an m16n8k16 A fragment):
+// set.ge gives BF16 1.0 or 0 per half, and four MMAs against a B of ones sum them: C[g][.] counts words 4q, 4q + 2
+// of the row's four lanes, C[g + 8][.] words 4q + 1, 4q + 3, so a lane's c0 + c2 is its row's count (exact: sums of
+// at most 128 ones in fp32), no shuffles (kernels/NOTES.md w30)
+#ifndef OSCAR_FCNT_MMA
+#define OSCAR_FCNT_MMA 0
+#endif
 static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], oscar_u32 v) {
     const oscar_u32 v2 = v * 0x10001u;
+#if __CUDA_ARCH__ >= 900 && OSCAR_FCNT_MMA
+    if (FT == 4) {
+        float c[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            oscar_u32 m[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++) asm("set.ge.bf16x2.bf16x2 %0, %1, %2;" : "=r"(m[i]) : "r"(a[4 * q + i]), "r"(v2));
+            float *d = c[q & 1];
+            asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                : "r"(m[0]), "r"(m[1]), "r"(m[2]), "r"(m[3]), "r"(0x3f803f80u), "r"(0x3f803f80u));
+        }
+        return (int)((c[0][0] + c[0][2]) + (c[1][0] + c[1][2]));
+    }
+#endif
 #if __CUDA_ARCH__ >= 900
     oscar_u32 s4[4] = {0u, 0u, 0u, 0u};
 #pragma unroll
