@@ -446,8 +446,9 @@ typedef struct oscar_cuda_kv {
     int l2pf;                           /* 0 (init): where the batch holds >= 64 (sequence, KV head) pairs of an
                                            INT2 cache and the kernels are built for sm_90+, each decode warp
                                            prefetches its first 2 units into L2 while its block waits for the
-                                           previous kernel (measured: 0.4-2% faster at batch 8-32, slower at
-                                           batch 1-2, kernels/NOTES.md v57); 1: wherever built; 2: never */
+                                           previous kernel (measured on the H100: 0.2-1.2% faster in a graph at
+                                           batch 8-32, slower at batch 1-2, kernels/NOTES.md v57); 1: wherever
+                                           built; 2: never */
     int wig;                            /* 0 (init): where the module has oscar_decode_w_il (INT2, d 128, 4
                                            query heads per KV head), the decode's warps take their block's
                                            units in turn where the batch holds >= 64 KV heads (measured:
