@@ -446,7 +446,7 @@ typedef struct oscar_cuda_kv {
     int l2pf;                           /* 0 (init): where the batch holds >= 64 (sequence, KV head) pairs of an
                                            INT2 cache and the kernels are built for sm_90+, each decode warp
                                            prefetches its first 2 units into L2 while its block waits for the
-                                           previous kernel (measured on the H100: 0.2-1.2% faster in a graph at
+                                           previous kernel (measured on the H100: 0-1.2% faster in a graph at
                                            batch 8-32, slower at batch 1-2, kernels/NOTES.md v57); 1: wherever
                                            built; 2: never */
     int wig;                            /* 0 (init): where the module has oscar_decode_w_il (INT2, d 128, 4
@@ -1576,19 +1576,19 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    for (int o = 1; o < FT; o <<= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));\n",
     "    return v;\n",
     "}\n",
+    "// OSCAR_FCNT_MMA 1 (sm_90, FT 4: lane 4 g + t holds a quarter of row g, as the rows of an m16n8k16 A fragment):\n",
+    "// set.ge gives BF16 1.0 or 0 per half, and four MMAs against a B of ones sum them: C[g][.] counts words 4q, 4q + 2\n",
+    "// of the row's four lanes, C[g + 8][.] words 4q + 1, 4q + 3, so a lane's c0 + c2 is its row's count (exact: sums of\n",
+    "// at most 128 ones in fp32), no shuffles (kernels/NOTES.md w30; opt-in: slower for H rotations)\n",
+    "#ifndef OSCAR_FCNT_MMA\n",
+    "#define OSCAR_FCNT_MMA 0\n",
+    "#endif\n",
     "// #{|x| >= v} over the row (a: |x| as BF16 pairs, as oscar__fabs2 leaves them; v: a non-negative BF16\n",
     "// value's bits). sm_90: the masks of set.ge are subtracted: the low half of a sum counts A, the high\n",
     "// half B - A. sm_80 (no BF16 compare): oscar__fabs2 has set bit 15 of each half that is a number and\n",
     "// made each NaN half 0x7fff, so (a - v) keeps bit 15 of a half iff |x| >= v as floats (v < 0x8000: no\n",
     "// borrow crosses the halves); word w's two bits are shifted to 15 - w and 31 - w, distinct for the 16\n",
     "// words, and counted by one popc. A NaN v counts nothing, as the float compare does\n",
-    "// OSCAR_FCNT_MMA 1 (sm_90, FT 4: lane 4 g + t holds a quarter of row g, as the rows of an m16n8k16 A fragment):\n",
-    "// set.ge gives BF16 1.0 or 0 per half, and four MMAs against a B of ones sum them: C[g][.] counts words 4q, 4q + 2\n",
-    "// of the row's four lanes, C[g + 8][.] words 4q + 1, 4q + 3, so a lane's c0 + c2 is its row's count (exact: sums of\n",
-    "// at most 128 ones in fp32), no shuffles (kernels/NOTES.md w30)\n",
-    "#ifndef OSCAR_FCNT_MMA\n",
-    "#define OSCAR_FCNT_MMA 0\n",
-    "#endif\n",
     "static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], oscar_u32 v) {\n",
     "    const oscar_u32 v2 = v * 0x10001u;\n",
     "#if __CUDA_ARCH__ >= 900 && OSCAR_FCNT_MMA\n",

@@ -520,19 +520,19 @@ static __device__ __forceinline__ oscar_u32 oscar__rmin(oscar_u32 v) {
     for (int o = 1; o < FT; o <<= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
+// OSCAR_FCNT_MMA 1 (sm_90, FT 4: lane 4 g + t holds a quarter of row g, as the rows of an m16n8k16 A fragment):
+// set.ge gives BF16 1.0 or 0 per half, and four MMAs against a B of ones sum them: C[g][.] counts words 4q, 4q + 2
+// of the row's four lanes, C[g + 8][.] words 4q + 1, 4q + 3, so a lane's c0 + c2 is its row's count (exact: sums of
+// at most 128 ones in fp32), no shuffles (kernels/NOTES.md w30; opt-in: slower for H rotations)
+#ifndef OSCAR_FCNT_MMA
+#define OSCAR_FCNT_MMA 0
+#endif
 // #{|x| >= v} over the row (a: |x| as BF16 pairs, as oscar__fabs2 leaves them; v: a non-negative BF16
 // value's bits). sm_90: the masks of set.ge are subtracted: the low half of a sum counts A, the high
 // half B - A. sm_80 (no BF16 compare): oscar__fabs2 has set bit 15 of each half that is a number and
 // made each NaN half 0x7fff, so (a - v) keeps bit 15 of a half iff |x| >= v as floats (v < 0x8000: no
 // borrow crosses the halves); word w's two bits are shifted to 15 - w and 31 - w, distinct for the 16
 // words, and counted by one popc. A NaN v counts nothing, as the float compare does
-// OSCAR_FCNT_MMA 1 (sm_90, FT 4: lane 4 g + t holds a quarter of row g, as the rows of an m16n8k16 A fragment):
-// set.ge gives BF16 1.0 or 0 per half, and four MMAs against a B of ones sum them: C[g][.] counts words 4q, 4q + 2
-// of the row's four lanes, C[g + 8][.] words 4q + 1, 4q + 3, so a lane's c0 + c2 is its row's count (exact: sums of
-// at most 128 ones in fp32), no shuffles (kernels/NOTES.md w30)
-#ifndef OSCAR_FCNT_MMA
-#define OSCAR_FCNT_MMA 0
-#endif
 static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], oscar_u32 v) {
     const oscar_u32 v2 = v * 0x10001u;
 #if __CUDA_ARCH__ >= 900 && OSCAR_FCNT_MMA
