@@ -520,12 +520,14 @@ static __device__ __forceinline__ oscar_u32 oscar__rmin(oscar_u32 v) {
     for (int o = 1; o < FT; o <<= 1) v = min(v, __shfl_xor_sync(0xffffffffu, v, o));
     return v;
 }
-// OSCAR_FCNT_MMA 1 (sm_90, FT 4: lane 4 g + t holds a quarter of row g, as the rows of an m16n8k16 A fragment):
-// set.ge gives BF16 1.0 or 0 per half, and four MMAs against a B of ones sum them: C[g][.] counts words 4q, 4q + 2
-// of the row's four lanes, C[g + 8][.] words 4q + 1, 4q + 3, so a lane's c0 + c2 is its row's count (exact: sums of
-// at most 128 ones in fp32), no shuffles (kernels/NOTES.md w30; opt-in: slower for H rotations)
+// MM (sm_90, FT 4: lane 4 g + t holds a quarter of row g, as the rows of an m16n8k16 A fragment): set.ge gives
+// BF16 1.0 or 0 per half, and four MMAs against a B of ones sum them: C[g][.] counts words 4q, 4q + 2 of the
+// row's four lanes, C[g + 8][.] words 4q + 1, 4q + 3, so a lane's c0 + c2 is its row's count (exact: sums of at
+// most 128 ones in fp32), no shuffles. OSCAR_FCNT_MMA 2 (default): in the flush tiles of oscar_append only
+// (fitted rotations: 1.2% faster, run s29-1), 1: in oscar_append_fwht too (H rotations: 5% slower there, whose
+// kernel has no other tensor work: the MMAs' latency sits on each count's chain), 0: never (kernels/NOTES.md w30)
 #ifndef OSCAR_FCNT_MMA
-#define OSCAR_FCNT_MMA 0
+#define OSCAR_FCNT_MMA 2
 #endif
 // #{|x| >= v} over the row (a: |x| as BF16 pairs, as oscar__fabs2 leaves them; v: a non-negative BF16
 // value's bits). sm_90: the masks of set.ge are subtracted: the low half of a sum counts A, the high
@@ -533,10 +535,11 @@ static __device__ __forceinline__ oscar_u32 oscar__rmin(oscar_u32 v) {
 // made each NaN half 0x7fff, so (a - v) keeps bit 15 of a half iff |x| >= v as floats (v < 0x8000: no
 // borrow crosses the halves); word w's two bits are shifted to 15 - w and 31 - w, distinct for the 16
 // words, and counted by one popc. A NaN v counts nothing, as the float compare does
+template <int MM>
 static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], oscar_u32 v) {
     const oscar_u32 v2 = v * 0x10001u;
-#if __CUDA_ARCH__ >= 900 && OSCAR_FCNT_MMA
-    if (FT == 4) {
+#if __CUDA_ARCH__ >= 900
+    if (MM && FT == 4) {
         float c[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
 #pragma unroll
         for (int q = 0; q < 4; q++) {
@@ -586,6 +589,7 @@ static __device__ __forceinline__ void oscar__fring(const oscar_append_params &p
 }
 // the INT2 codec of one row held by its FT lanes as 16 BF16 pairs w (values 4 FT i + 4 t + 2 h and
 // + 1 in w[2 i + h]); every lane of the warp takes part (shuffles); store: write the codes and scales
+template <int MM>
 static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &p, oscar_u32 (&w)[16], bool store, int page, int head, int isv, int pos, int t, int lane) {
     // ---- clip: thr = the (D - idx)-th largest |x|, with multiplicity ----
     const int idx = oscar__clip_idx(isv ? p.v_clip : p.k_clip);
@@ -605,11 +609,11 @@ static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &
         // steps fixed at compile time (count(>= lo) >= k holds throughout). Rows below both (the
         // warp takes the search over [0, M - 255) then) are rare.
         int lo = M >= 127u ? (int)M - 127 : 0;
-        const bool below = oscar__fcnt(a, (oscar_u32)lo) < k;
+        const bool below = oscar__fcnt<MM>(a, (oscar_u32)lo) < k;
         bool far = false;
         if (below) lo = max(lo - 128, 0);
         if (__any_sync(0xffffffffu, below)) { // warp-uniform: every lane takes part in the count
-            const bool lo_below = oscar__fcnt(a, (oscar_u32)lo) < k; // (not under the && : the count shuffles)
+            const bool lo_below = oscar__fcnt<MM>(a, (oscar_u32)lo) < k; // (not under the && : the count shuffles)
             far = below && lo_below;
             if (__any_sync(0xffffffffu, far)) {
                 int l2 = 0, h2 = lo;
@@ -617,7 +621,7 @@ static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &
                     const bool open = far && h2 - l2 > 1;
                     if (!__any_sync(0xffffffffu, open)) break;
                     const int mid = open ? (l2 + h2) >> 1 : l2;
-                    const bool ge = oscar__fcnt(a, (oscar_u32)mid) >= k;
+                    const bool ge = oscar__fcnt<MM>(a, (oscar_u32)mid) >= k;
                     if (open) {
                         if (ge) l2 = mid;
                         else h2 = mid;
@@ -629,7 +633,7 @@ static __device__ __forceinline__ void oscar__fcodec(const oscar_append_params &
 #pragma unroll
         for (int h = 64; h >= 1; h >>= 1) {
             const int mid = lo + h;
-            const bool ge = oscar__fcnt(a, (oscar_u32)mid) >= k; // every lane counts (shuffles)
+            const bool ge = oscar__fcnt<MM>(a, (oscar_u32)mid) >= k; // every lane counts (shuffles)
             if (ge && !far) lo = mid;
         }
         if (lo) {
@@ -1008,7 +1012,7 @@ static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_para
         } else if (valid) { // a window row leaving the ring: rotated when it was written
             oscar__fring(p, w, slot, pos, head, isv, t);
         }
-        oscar__fcodec(p, w, valid, page, head, isv, pos, t, lane);
+        oscar__fcodec<OSCAR_FCNT_MMA != 0>(p, w, valid, page, head, isv, pos, t, lane);
     }
 }
 #endif
@@ -1273,7 +1277,7 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_
         for (int i = 0; i < 8; i++) ((uint2 *)dst)[FT * i + t] = make_uint2(w[2 * i], w[2 * i + 1]);
     }
     if (__all_sync(0xffffffffu, !valid || page < 0)) return; // (a launch is all page rows or none)
-    oscar__fcodec(p, w, valid && page >= 0, page, head, isv, pos, t, lane);
+    oscar__fcodec<OSCAR_FCNT_MMA == 1>(p, w, valid && page >= 0, page, head, isv, pos, t, lane);
 }
 #undef FT
 #undef FR

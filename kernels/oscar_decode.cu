@@ -794,6 +794,26 @@ extern "C" __global__ void OSCAR_DECODE_BOUNDS oscar_decode(const oscar_attn_par
     }
 }
 
+// the split weights of one head in a warp, up to 64 splits: lane s holds the (m, l) of splits s and s + 32 (zeros
+// where there is none). M = the max of m over the splits that saw tokens (l > 0); each split's weight exp2(m - M)
+// (0 for the others) into w0, w1; returns the sum L of weight x l (every lane: shuffles). The batch-1 merge and the
+// cluster merge take it, so the two give the same bits
+static __device__ __forceinline__ float oscar_split_weights(float m0, float l0, float m1, float l1, float &w0, float &w1) {
+    float M = OSCAR_NEG_INF;
+    if (l0 > 0.0f) M = fmaxf(M, m0);
+    if (l1 > 0.0f) M = fmaxf(M, m1);
+#pragma unroll
+    for (int x = 16; x > 0; x >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, x));
+    w0 = l0 > 0.0f ? exp2f(m0 - M) : 0.0f;
+    w1 = l1 > 0.0f ? exp2f(m1 - M) : 0.0f;
+    float L = 0.0f;
+    L += w0 * l0;
+    L += w1 * l1;
+#pragma unroll
+    for (int x = 16; x > 0; x >>= 1) L += __shfl_xor_sync(0xffffffffu, L, x);
+    return L;
+}
+
 // ---------------------------------------------------------------------------------------------
 // oscar_decode_w (issue 5): warp-owned units, no block barrier inside the loop. grid (splits, Hkv,
 // B), OSCAR_WNW warps. The units of one (sequence, KV head) are 8-row BF16 tiles (sink, window,
@@ -1914,14 +1934,8 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
             float *yo = (float *)p.y + ((size_t)b * Hq + j * G + h) * D;
             if (warp == 0) {
                 const float m = lane < S ? oscar_ld_cluster(cml + 2 * h, lane) : 0.0f, l = lane < S ? oscar_ld_cluster(cml + 2 * h + 1, lane) : 0.0f;
-                float M = OSCAR_NEG_INF;
-                if (l > 0.0f) M = m;
-#pragma unroll
-                for (int x = 16; x > 0; x >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, x));
-                const float w = l > 0.0f ? exp2f(m - M) : 0.0f;
-                float L = w * l;
-#pragma unroll
-                for (int x = 16; x > 0; x >>= 1) L += __shfl_xor_sync(0xffffffffu, L, x);
+                float w, w1;
+                const float L = oscar_split_weights(m, l, 0.0f, 0.0f, w, w1); // clusters hold at most 16 splits
                 cw[lane] = w;
                 if (lane == 0) cy[D] = L;
             }
@@ -2163,17 +2177,8 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         const bool a0 = lane < S, a1 = lane + 32 < S;
         const float m0 = a0 ? __ldcg(ml + 2 * lane) : 0.0f, l0 = a0 ? __ldcg(ml + 2 * lane + 1) : 0.0f;
         const float m1 = a1 ? __ldcg(ml + 2 * (lane + 32)) : 0.0f, l1 = a1 ? __ldcg(ml + 2 * (lane + 32) + 1) : 0.0f;
-        float M = OSCAR_NEG_INF;
-        if (l0 > 0.0f) M = fmaxf(M, m0);
-        if (l1 > 0.0f) M = fmaxf(M, m1);
-#pragma unroll
-        for (int x = 16; x > 0; x >>= 1) M = fmaxf(M, __shfl_xor_sync(0xffffffffu, M, x));
-        const float w0 = l0 > 0.0f ? exp2f(m0 - M) : 0.0f, w1 = l1 > 0.0f ? exp2f(m1 - M) : 0.0f;
-        float L = 0.0f;
-        L += w0 * l0;
-        L += w1 * l1;
-#pragma unroll
-        for (int x = 16; x > 0; x >>= 1) L += __shfl_xor_sync(0xffffffffu, L, x);
+        float w0, w1;
+        const float L = oscar_split_weights(m0, l0, m1, l1, w0, w1);
         if (tid == 0) hl[0] = L; // read after oscar_slices_put's barrier
 #pragma unroll
         for (int k = 0; k < MW; k++) {
