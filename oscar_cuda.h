@@ -1580,7 +1580,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// BF16 1.0 or 0 per half, and four MMAs against a B of ones sum them: C[g][.] counts words 4q, 4q + 2 of the\n",
     "// row's four lanes, C[g + 8][.] words 4q + 1, 4q + 3, so a lane's c0 + c2 is its row's count (exact: sums of at\n",
     "// most 128 ones in fp32), no shuffles. OSCAR_FCNT_MMA 2 (default): in the flush tiles of oscar_append only\n",
-    "// (fitted rotations: 1.2% faster, run s29-1), 1: in oscar_append_fwht too (H rotations: 5% slower there, whose\n",
+    "// (fitted rotations: 0.9-1.6% faster, runs s29-1/2), 1: in oscar_append_fwht too (H rotations: 5% slower there, whose\n",
     "// kernel has no other tensor work: the MMAs' latency sits on each count's chain), 0: never (kernels/NOTES.md w30)\n",
     "#ifndef OSCAR_FCNT_MMA\n",
     "#define OSCAR_FCNT_MMA 2\n",

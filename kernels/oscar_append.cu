@@ -524,7 +524,7 @@ static __device__ __forceinline__ oscar_u32 oscar__rmin(oscar_u32 v) {
 // BF16 1.0 or 0 per half, and four MMAs against a B of ones sum them: C[g][.] counts words 4q, 4q + 2 of the
 // row's four lanes, C[g + 8][.] words 4q + 1, 4q + 3, so a lane's c0 + c2 is its row's count (exact: sums of at
 // most 128 ones in fp32), no shuffles. OSCAR_FCNT_MMA 2 (default): in the flush tiles of oscar_append only
-// (fitted rotations: 1.2% faster, run s29-1), 1: in oscar_append_fwht too (H rotations: 5% slower there, whose
+// (fitted rotations: 0.9-1.6% faster, runs s29-1/2), 1: in oscar_append_fwht too (H rotations: 5% slower there, whose
 // kernel has no other tensor work: the MMAs' latency sits on each count's chain), 0: never (kernels/NOTES.md w30)
 #ifndef OSCAR_FCNT_MMA
 #define OSCAR_FCNT_MMA 2
