@@ -485,6 +485,9 @@ typedef struct oscar_cuda_kv {
                                            n >= 2 dividing G: n groups (tests, tuning; at G 8, 2 x 4 was
                                            slower than one group, kernels/NOTES.md v36). Read when attend
                                            first meets a group size */
+    int append_inline;                  /* 0 (init): an append launch of at most OSCAR__INLINE_RUNS runs (one per
+                                           sequence and kind) takes them in its parameters, with no upload
+                                           before it on the stream; 2: always uploaded (tests) */
     int wht_warp;                       /* 0 (init): caches whose rotations are all H append through
                                            oscar_append_fwht where it is built; 1: through oscar_append_wht, a
                                            warp per row (tests, benchmarks) */
@@ -892,9 +895,11 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "typedef unsigned long long oscar_u64;\n",
     "\n",
     "// Append / flush jobs: one per token; each job covers all KV heads, K and V.\n",
+    "#define OSCAR_INLINE_RUNS 16\n",
     "struct oscar_append_params {\n",
     "    oscar_u64 k, v;        // const float [n][Hkv][D] unrotated input rows\n",
-    "    oscar_u64 jobs;        // const int4 [n_runs][2] runs of consecutive positions of one sequence:\n",
+    "    oscar_u64 jobs;        // const int4 [n_runs][2] runs of consecutive positions of one sequence, or 0: in inl\n",
+    "                           //   (launches of up to OSCAR_INLINE_RUNS runs: no upload before the launch):\n",
     "                           //   [0] x = first job of the run in this launch, y = its position,\n",
     "                           //   z = sequence slot, w = input row of position 0 (row = w + pos);\n",
     "                           //   [1] x = tokens held before the call (positions below come from\n",
@@ -910,6 +915,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;\n",
     "    int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)\n",
     "    float k_clip, v_clip;  // <= 0: no clip\n",
+    "    int inl[8 * OSCAR_INLINE_RUNS]; // the runs where jobs is 0\n",
     "};\n",
     "\n",
     "// Decode attention (one launch per layer and batch).\n",
@@ -1134,13 +1140,15 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// job j of this launch -> (input row or -1, sequence slot, position, page or -1), from the runs\n",
     "static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, long long j) {\n",
     "    const int4 *runs = (const int4 *)p.jobs;\n",
+    "    // int4 i of the runs: from memory, or from the parameters (indexed there: no pointer into them)\n",
+    "    auto run = [&](int i) -> int4 { return runs \? runs[i] : make_int4(p.inl[4 * i], p.inl[4 * i + 1], p.inl[4 * i + 2], p.inl[4 * i + 3]); };\n",
     "    int lo = 0, hi = p.n_runs - 1;\n",
     "    while (lo < hi) { // the last run that starts at or before j\n",
     "        const int mid = (lo + hi + 1) >> 1;\n",
-    "        if (runs[2 * mid].x <= j) lo = mid;\n",
+    "        if (run(2 * mid).x <= j) lo = mid;\n",
     "        else hi = mid - 1;\n",
     "    }\n",
-    "    const int4 a = runs[2 * lo], b = runs[2 * lo + 1];\n",
+    "    const int4 a = run(2 * lo), b = run(2 * lo + 1);\n",
     "    const int pos = a.y + (int)(j - a.x);\n",
     "    const int src = pos >= b.x \? a.w + pos : -1;\n",
     "    const int page = b.y \? ((const int *)p.bt)[(size_t)a.z * p.max_pages + (pos - p.S0) / p.P] : -1;\n",
@@ -4717,11 +4725,13 @@ static void oscar__cache_write(oscar_cuda *cu, uint64_t key, const void *img, si
 
 /* host copies of the kernel parameter blocks (kernels/oscar_common.cuh). Every kernel compile passes their sizes
    (-DOSCAR_HOST_*_PARAMS, oscar__nvrtc_compile), which the kernels' own definitions must match */
+#define OSCAR__INLINE_RUNS 16 /* OSCAR_INLINE_RUNS in kernels/oscar_common.cuh */
 typedef struct oscar__append_params {
     uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt, kmean, vmean;
     int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
     int32_t wht;
     float k_clip, v_clip;
+    int32_t inl[8 * OSCAR__INLINE_RUNS];
 } oscar__append_params;
 
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
@@ -5654,11 +5664,15 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
     rc = OSCAR_OK;
     if (n_flush + n_write > 0) {
         size_t bytes = (size_t)n_runs * 8 * sizeof(int);
+        /* each launch's runs travel in its parameters where they fit (no upload on the stream before it) */
+        const int inl = kv->append_inline != 2 && n_frun <= OSCAR__INLINE_RUNS && n_runs - n_frun <= OSCAR__INLINE_RUNS;
         oscar_cu_result r;
-        rc = oscar__kv_scratch(kv, &kv->jobs, &kv->jobs_cap, bytes);
-        if (!rc) {
-            r = cu->drv.cuMemcpyHtoDAsync(kv->jobs, kv->h_jobs, bytes, kv->stream);
-            if (r) rc = oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuMemcpyHtoDAsync_v2"));
+        if (!inl) {
+            rc = oscar__kv_scratch(kv, &kv->jobs, &kv->jobs_cap, bytes);
+            if (!rc) {
+                r = cu->drv.cuMemcpyHtoDAsync(kv->jobs, kv->h_jobs, bytes, kv->stream);
+                if (r) rc = oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuMemcpyHtoDAsync_v2"));
+            }
         }
         memset(&p, 0, sizeof p);
         p.k = k;
@@ -5693,14 +5707,16 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         const unsigned fa_smem = fa == kv->fn_append ? (unsigned)kv->smem_append : 0u;
         if (!rc && n_flush) {
             unsigned blocks = (unsigned)(((size_t)n_flush + fa_rows - 1) / fa_rows);
-            p.jobs = kv->jobs;
+            if (inl) memcpy(p.inl, kv->h_jobs, sizeof(int) * 8 * (size_t)n_frun);
+            else p.jobs = kv->jobs;
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
             rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
         }
         if (!rc && n_write) {
             unsigned blocks = (unsigned)(((size_t)n_write + fa_rows - 1) / fa_rows);
-            p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
+            if (inl) memcpy(p.inl, kv->h_jobs + 8 * (size_t)n_frun, sizeof(int) * 8 * (size_t)(n_runs - n_frun));
+            else p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
             rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);

@@ -78,13 +78,15 @@
 // job j of this launch -> (input row or -1, sequence slot, position, page or -1), from the runs
 static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, long long j) {
     const int4 *runs = (const int4 *)p.jobs;
+    // int4 i of the runs: from memory, or from the parameters (indexed there: no pointer into them)
+    auto run = [&](int i) -> int4 { return runs ? runs[i] : make_int4(p.inl[4 * i], p.inl[4 * i + 1], p.inl[4 * i + 2], p.inl[4 * i + 3]); };
     int lo = 0, hi = p.n_runs - 1;
     while (lo < hi) { // the last run that starts at or before j
         const int mid = (lo + hi + 1) >> 1;
-        if (runs[2 * mid].x <= j) lo = mid;
+        if (run(2 * mid).x <= j) lo = mid;
         else hi = mid - 1;
     }
-    const int4 a = runs[2 * lo], b = runs[2 * lo + 1];
+    const int4 a = run(2 * lo), b = run(2 * lo + 1);
     const int pos = a.y + (int)(j - a.x);
     const int src = pos >= b.x ? a.w + pos : -1;
     const int page = b.y ? ((const int *)p.bt)[(size_t)a.z * p.max_pages + (pos - p.S0) / p.P] : -1;

@@ -9,9 +9,11 @@ typedef unsigned int oscar_u32;
 typedef unsigned long long oscar_u64;
 
 // Append / flush jobs: one per token; each job covers all KV heads, K and V.
+#define OSCAR_INLINE_RUNS 16
 struct oscar_append_params {
     oscar_u64 k, v;        // const float [n][Hkv][D] unrotated input rows
-    oscar_u64 jobs;        // const int4 [n_runs][2] runs of consecutive positions of one sequence:
+    oscar_u64 jobs;        // const int4 [n_runs][2] runs of consecutive positions of one sequence, or 0: in inl
+                           //   (launches of up to OSCAR_INLINE_RUNS runs: no upload before the launch):
                            //   [0] x = first job of the run in this launch, y = its position,
                            //   z = sequence slot, w = input row of position 0 (row = w + pos);
                            //   [1] x = tokens held before the call (positions below come from
@@ -27,6 +29,7 @@ struct oscar_append_params {
     int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
     int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)
     float k_clip, v_clip;  // <= 0: no clip
+    int inl[8 * OSCAR_INLINE_RUNS]; // the runs where jobs is 0
 };
 
 // Decode attention (one launch per layer and batch).

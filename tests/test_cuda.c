@@ -553,6 +553,7 @@ static int append_both(harness *hs, int cpu_seq, int gpu_seq, int n) {
             return rc;
         }
         if ((rc = stage(hs, hs->hk, hs->hv, rows))) return rc;
+        hs->gpu.append_inline = l & 1 ? 2 : 0; /* odd layers: the runs uploaded (even: in the launch's parameters) */
         rc = oscar_cuda_kv_append(&hs->gpu, gpu_seq, l, hs->dk, hs->dv, n);
         if (rc) {
             printf("FAIL gpu append: %s\n", hs->gpu.msg);
@@ -577,6 +578,7 @@ static int append_batch_both(harness *hs, const int *seqs, int B) {
             }
         }
         if ((rc = stage(hs, hs->hk, hs->hv, (size_t)B * hs->gen.Hkv))) return rc;
+        hs->gpu.append_inline = l & 1 ? 2 : 0; /* odd layers: the runs uploaded (batches of more than 16 sequences: always) */
         rc = oscar_cuda_kv_append_batch(&hs->gpu, l, seqs, B, hs->dk, hs->dv);
         if (rc) {
             printf("FAIL gpu append_batch: %s\n", hs->gpu.msg);
@@ -1132,6 +1134,7 @@ static void test_flush_edges(oscar_cuda *cu) {
                 return;
             }
             hs.gpu.wht_warp = fw;
+            hs.gpu.append_inline = fw ? 2 : 0; /* the second pass uploads its runs */
             hs.misalign = cf[ci].dense && fw; /* dense (one kernel): the second pass takes input rows 4 bytes past a 16-byte boundary */
             if (!fw && hs.gpu.fn_append_fwht) used_new++;
             n_h += !fw && !cf[ci].dense;
