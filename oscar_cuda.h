@@ -485,9 +485,11 @@ typedef struct oscar_cuda_kv {
                                            n >= 2 dividing G: n groups (tests, tuning; at G 8, 2 x 4 was
                                            slower than one group, kernels/NOTES.md v36). Read when attend
                                            first meets a group size */
-    int append_inline;                  /* 0 (init): an append launch of at most OSCAR__INLINE_RUNS runs (one per
-                                           sequence and kind) takes them in its parameters, with no upload
-                                           before it on the stream; 2: always uploaded (tests) */
+    int append_inline;                  /* 0 (init): an append launch takes its runs (one per sequence and kind)
+                                           in its parameters where they fit (OSCAR__INLINE_INTS), and the flush
+                                           launch the call's new pages too (at most 16 sequences; the kernel
+                                           writes them into the block tables): no upload before them on the
+                                           stream; 2: both uploaded (tests) */
     int wht_warp;                       /* 0 (init): caches whose rotations are all H append through
                                            oscar_append_fwht where it is built; 1: through oscar_append_wht, a
                                            warp per row (tests, benchmarks) */
@@ -895,15 +897,17 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "typedef unsigned long long oscar_u64;\n",
     "\n",
     "// Append / flush jobs: one per token; each job covers all KV heads, K and V.\n",
-    "#define OSCAR_INLINE_RUNS 16\n",
+    "#define OSCAR_INLINE_INTS 256\n",
     "struct oscar_append_params {\n",
     "    oscar_u64 k, v;        // const float [n][Hkv][D] unrotated input rows\n",
     "    oscar_u64 jobs;        // const int4 [n_runs][2] runs of consecutive positions of one sequence, or 0: in inl\n",
-    "                           //   (launches of up to OSCAR_INLINE_RUNS runs: no upload before the launch):\n",
+    "                           //   (launches whose runs fit: no upload before the launch):\n",
     "                           //   [0] x = first job of the run in this launch, y = its position,\n",
     "                           //   z = sequence slot, w = input row of position 0 (row = w + pos);\n",
     "                           //   [1] x = tokens held before the call (positions below come from\n",
-    "                           //   the ring), y = 1: flush to the page of bt (0: BF16 sink/window write)\n",
+    "                           //   the ring), y = 1: flush to the page of bt (0: BF16 sink/window write);\n",
+    "                           //   runs in inl, flush: w = the sequence's first page new in this call (pages\n",
+    "                           //   from w on are at inl[(z & 0xffff) + page - w], z >> 16 of them; 0x7fffffff: none)\n",
     "    oscar_u64 pool;        // u8 [L][max_pages][Hkv][head_page_bytes]\n",
     "    oscar_u64 sink;        // u16 [max_seqs][L][Hkv][2][S0][D]\n",
     "    oscar_u64 win;         // u16 [max_seqs][L][Hkv][2][ring][D]\n",
@@ -915,7 +919,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;\n",
     "    int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)\n",
     "    float k_clip, v_clip;  // <= 0: no clip\n",
-    "    int inl[8 * OSCAR_INLINE_RUNS]; // the runs where jobs is 0\n",
+    "    int inl[OSCAR_INLINE_INTS]; // where jobs is 0: the runs, then (flush) the new pages, which block (0, 0) writes to bt\n",
     "};\n",
     "\n",
     "// Decode attention (one launch per layer and batch).\n",
@@ -1151,8 +1155,22 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    const int4 a = run(2 * lo), b = run(2 * lo + 1);\n",
     "    const int pos = a.y + (int)(j - a.x);\n",
     "    const int src = pos >= b.x \? a.w + pos : -1;\n",
-    "    const int page = b.y \? ((const int *)p.bt)[(size_t)a.z * p.max_pages + (pos - p.S0) / p.P] : -1;\n",
+    "    int page = -1;\n",
+    "    if (b.y) {\n",
+    "        const int pi = (pos - p.S0) / p.P; // this call's new pages from the parameters (bt gets them in this launch)\n",
+    "        page = !runs && pi >= b.w \? p.inl[(b.z & 0xffff) + pi - b.w] : ((const int *)p.bt)[(size_t)a.z * p.max_pages + pi];\n",
+    "    }\n",
     "    return make_int4(src, a.z, pos, page);\n",
+    "}\n",
+    "// a flush launch whose runs came in the parameters with the call's new pages: block (0, 0) writes those pages into\n",
+    "// the block tables (the launch's blocks take them from the parameters; later kernels on the stream read bt)\n",
+    "static __device__ __forceinline__ void oscar__bt_inline(const oscar_append_params &p) {\n",
+    "    if (p.jobs || blockIdx.x != 0 || blockIdx.y != 0) return;\n",
+    "    for (int r = 0; r < p.n_runs; r++) {\n",
+    "        const int slot = p.inl[8 * r + 2], flush = p.inl[8 * r + 5], z = p.inl[8 * r + 6], w = p.inl[8 * r + 7];\n",
+    "        if (flush)\n",
+    "            for (int i = threadIdx.x; i < (z >> 16); i += blockDim.x) ((int *)p.bt)[(size_t)slot * p.max_pages + w + i] = p.inl[(z & 0xffff) + i];\n",
+    "    }\n",
     "}\n",
     "#if OSCAR_INT2\n",
     "// job j as oscar__job gives it, or (-1, 0, 0, 0) past the last job (the lanes of such a row take\n",
@@ -2096,6 +2114,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    const long long job0 = (long long)blockIdx.x * TR;\n",
     "    const float *X = (const float *)(isv \? p.v : p.k);\n",
     "    const float *MU = oscar__mean_row(p, isv, head); // subtracted from the input rows before anything else\n",
+    "    oscar__bt_inline(p);\n",
     "#if OSCAR_INT2\n",
     "    // the B fragments of the layer's (head's) fixed-point rotation, D * D * 2 bytes (H caches: the\n",
     "    // fp32 matrices, only tested for presence)\n",
@@ -2259,6 +2278,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    const int tid = threadIdx.x, t = tid % FT, lane = tid & 31;\n",
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
     "    const long long job = (long long)blockIdx.x * FR + tid / FT;\n",
+    "    oscar__bt_inline(p);\n",
     "    const bool valid = job < p.n_jobs;\n",
     "    const int4 jb = oscar__fjob(p, job);\n",
     "    const int src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;\n",
@@ -4725,13 +4745,13 @@ static void oscar__cache_write(oscar_cuda *cu, uint64_t key, const void *img, si
 
 /* host copies of the kernel parameter blocks (kernels/oscar_common.cuh). Every kernel compile passes their sizes
    (-DOSCAR_HOST_*_PARAMS, oscar__nvrtc_compile), which the kernels' own definitions must match */
-#define OSCAR__INLINE_RUNS 16 /* OSCAR_INLINE_RUNS in kernels/oscar_common.cuh */
+#define OSCAR__INLINE_INTS 256 /* OSCAR_INLINE_INTS in kernels/oscar_common.cuh */
 typedef struct oscar__append_params {
     uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt, kmean, vmean;
     int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
     int32_t wht;
     float k_clip, v_clip;
-    int32_t inl[8 * OSCAR__INLINE_RUNS];
+    int32_t inl[OSCAR__INLINE_INTS];
 } oscar__append_params;
 
 #define OSCAR__INLINE_SEQS 64 /* OSCAR_INLINE_SEQS in kernels/oscar_common.cuh */
@@ -5569,13 +5589,13 @@ static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn
    position pos: srcb + pos when pos >= n_old, else the ring; flush: page from the block table */
 static void oscar__append_run(int *r, int job0, int pos0, int slot, int srcb, int n_old, int flush) {
     r[0] = job0, r[1] = pos0, r[2] = slot, r[3] = srcb;
-    r[4] = n_old, r[5] = flush, r[6] = 0, r[7] = 0;
+    r[4] = n_old, r[5] = flush, r[6] = 0, r[7] = 0x7fffffff; /* no new pages in the parameters */
 }
 
 /* the append of counts[i] tokens to seqs[i] (rows src0[i].. of k, v) for one layer */
 static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, const int *seqs, const int *counts, const int *src0, oscar_cu_ptr k, oscar_cu_ptr v) {
     oscar_cuda *cu = kv->cu;
-    int i, pos, need_pages = 0, n_flush = 0, n_write = 0, n_runs = 0, n_frun = 0, rc;
+    int i, pos, need_pages = 0, n_flush = 0, n_write = 0, n_runs = 0, n_frun = 0, rc, pinl, pf[16], pn[16], np = 0;
     int *jb;
     oscar__append_params p;
     for (i = 0; i < n_items; i++) {
@@ -5616,6 +5636,9 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         kv->h_jobs_cap = cap;
     }
     if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) return oscar__kv_fail(kv, rc);
+    /* the new pages travel in the flush launch's parameters, after its runs (at most one per item), where they fit
+       (the write launch's runs, at most two per item, then fit too): the kernel writes them into bt */
+    pinl = kv->append_inline != 2 && n_items <= 16 && 8 * n_items + need_pages <= OSCAR__INLINE_INTS;
     /* pages first (nothing can fail after this point but the driver) */
     for (i = 0; i < n_items; i++) {
         oscar_cuda_seq *s = &kv->seqs[seqs[i]];
@@ -5625,7 +5648,10 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             kv->refcount[pg] = 1;
             s->pages[s->n_pages++] = pg;
         }
-        if (s->n_pages > first) {
+        if (pinl) {
+            pf[i] = first;
+            pn[i] = s->n_pages - first;
+        } else if (s->n_pages > first) {
             oscar_cu_result r = cu->drv.cuMemcpyHtoDAsync(kv->bt + ((size_t)seqs[i] * kv->max_pages + first) * sizeof(int), s->pages + first, sizeof(int) * (size_t)(s->n_pages - first), kv->stream);
             if (r) {
                 oscar_cuda_pop(cu);
@@ -5640,11 +5666,20 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         int n_old = s->n_tok[layer], n_new = n_old + counts[i];
         int h_old = oscar__kv_hist(kv, n_old), h_new = oscar__kv_hist(kv, n_new);
         if (h_new > h_old) {
-            oscar__append_run(jb + 8 * n_runs++, n_flush, kv->S0 + h_old, seqs[i], src0[i] - n_old, n_old, 1);
+            oscar__append_run(jb + 8 * n_runs, n_flush, kv->S0 + h_old, seqs[i], src0[i] - n_old, n_old, 1);
+            if (pinl && pn[i]) { /* the offset (after the runs) is completed below */
+                jb[8 * n_runs + 6] = np | pn[i] << 16;
+                jb[8 * n_runs + 7] = pf[i];
+                np += pn[i];
+            }
+            n_runs++;
             n_flush += h_new - h_old;
         }
     }
     n_frun = n_runs;
+    if (pinl)
+        for (i = 0; i < n_frun; i++)
+            if (jb[8 * i + 6]) jb[8 * i + 6] += 8 * n_frun;
     for (i = 0; i < n_items; i++) {
         oscar_cuda_seq *s = &kv->seqs[seqs[i]];
         int n_old = s->n_tok[layer], n_new = n_old + counts[i];
@@ -5665,7 +5700,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
     if (n_flush + n_write > 0) {
         size_t bytes = (size_t)n_runs * 8 * sizeof(int);
         /* each launch's runs travel in its parameters where they fit (no upload on the stream before it) */
-        const int inl = kv->append_inline != 2 && n_frun <= OSCAR__INLINE_RUNS && n_runs - n_frun <= OSCAR__INLINE_RUNS;
+        const int inl = pinl || (kv->append_inline != 2 && 8 * n_frun <= OSCAR__INLINE_INTS && 8 * (n_runs - n_frun) <= OSCAR__INLINE_INTS);
         oscar_cu_result r;
         if (!inl) {
             rc = oscar__kv_scratch(kv, &kv->jobs, &kv->jobs_cap, bytes);
@@ -5709,9 +5744,18 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             unsigned blocks = (unsigned)(((size_t)n_flush + fa_rows - 1) / fa_rows);
             if (inl) memcpy(p.inl, kv->h_jobs, sizeof(int) * 8 * (size_t)n_frun);
             else p.jobs = kv->jobs;
+            if (pinl) /* the new pages after the runs, in run order */
+                for (i = 0, np = 8 * n_frun; i < n_items; i++)
+                    if (pn[i]) { /* (new pages come with a flush run) */
+                        memcpy(p.inl + np, kv->seqs[seqs[i]].pages + pf[i], sizeof(int) * (size_t)pn[i]);
+                        np += pn[i];
+                    }
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
             rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
+            if (rc && pinl) /* the block tables must still name the pages the sequences now hold */
+                for (i = 0; i < n_items; i++)
+                    if (pn[i]) cu->drv.cuMemcpyHtoDAsync(kv->bt + ((size_t)seqs[i] * kv->max_pages + pf[i]) * sizeof(int), kv->seqs[seqs[i]].pages + pf[i], sizeof(int) * (size_t)pn[i], kv->stream);
         }
         if (!rc && n_write) {
             unsigned blocks = (unsigned)(((size_t)n_write + fa_rows - 1) / fa_rows);

@@ -89,8 +89,22 @@ static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, 
     const int4 a = run(2 * lo), b = run(2 * lo + 1);
     const int pos = a.y + (int)(j - a.x);
     const int src = pos >= b.x ? a.w + pos : -1;
-    const int page = b.y ? ((const int *)p.bt)[(size_t)a.z * p.max_pages + (pos - p.S0) / p.P] : -1;
+    int page = -1;
+    if (b.y) {
+        const int pi = (pos - p.S0) / p.P; // this call's new pages from the parameters (bt gets them in this launch)
+        page = !runs && pi >= b.w ? p.inl[(b.z & 0xffff) + pi - b.w] : ((const int *)p.bt)[(size_t)a.z * p.max_pages + pi];
+    }
     return make_int4(src, a.z, pos, page);
+}
+// a flush launch whose runs came in the parameters with the call's new pages: block (0, 0) writes those pages into
+// the block tables (the launch's blocks take them from the parameters; later kernels on the stream read bt)
+static __device__ __forceinline__ void oscar__bt_inline(const oscar_append_params &p) {
+    if (p.jobs || blockIdx.x != 0 || blockIdx.y != 0) return;
+    for (int r = 0; r < p.n_runs; r++) {
+        const int slot = p.inl[8 * r + 2], flush = p.inl[8 * r + 5], z = p.inl[8 * r + 6], w = p.inl[8 * r + 7];
+        if (flush)
+            for (int i = threadIdx.x; i < (z >> 16); i += blockDim.x) ((int *)p.bt)[(size_t)slot * p.max_pages + w + i] = p.inl[(z & 0xffff) + i];
+    }
 }
 #if OSCAR_INT2
 // job j as oscar__job gives it, or (-1, 0, 0, 0) past the last job (the lanes of such a row take
@@ -1034,6 +1048,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     const long long job0 = (long long)blockIdx.x * TR;
     const float *X = (const float *)(isv ? p.v : p.k);
     const float *MU = oscar__mean_row(p, isv, head); // subtracted from the input rows before anything else
+    oscar__bt_inline(p);
 #if OSCAR_INT2
     // the B fragments of the layer's (head's) fixed-point rotation, D * D * 2 bytes (H caches: the
     // fp32 matrices, only tested for presence)
@@ -1197,6 +1212,7 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_
     const int tid = threadIdx.x, t = tid % FT, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job = (long long)blockIdx.x * FR + tid / FT;
+    oscar__bt_inline(p);
     const bool valid = job < p.n_jobs;
     const int4 jb = oscar__fjob(p, job);
     const int src = jb.x, slot = jb.y, pos = jb.z, page = jb.w;

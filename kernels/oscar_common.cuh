@@ -9,15 +9,17 @@ typedef unsigned int oscar_u32;
 typedef unsigned long long oscar_u64;
 
 // Append / flush jobs: one per token; each job covers all KV heads, K and V.
-#define OSCAR_INLINE_RUNS 16
+#define OSCAR_INLINE_INTS 256
 struct oscar_append_params {
     oscar_u64 k, v;        // const float [n][Hkv][D] unrotated input rows
     oscar_u64 jobs;        // const int4 [n_runs][2] runs of consecutive positions of one sequence, or 0: in inl
-                           //   (launches of up to OSCAR_INLINE_RUNS runs: no upload before the launch):
+                           //   (launches whose runs fit: no upload before the launch):
                            //   [0] x = first job of the run in this launch, y = its position,
                            //   z = sequence slot, w = input row of position 0 (row = w + pos);
                            //   [1] x = tokens held before the call (positions below come from
-                           //   the ring), y = 1: flush to the page of bt (0: BF16 sink/window write)
+                           //   the ring), y = 1: flush to the page of bt (0: BF16 sink/window write);
+                           //   runs in inl, flush: w = the sequence's first page new in this call (pages
+                           //   from w on are at inl[(z & 0xffff) + page - w], z >> 16 of them; 0x7fffffff: none)
     oscar_u64 pool;        // u8 [L][max_pages][Hkv][head_page_bytes]
     oscar_u64 sink;        // u16 [max_seqs][L][Hkv][2][S0][D]
     oscar_u64 win;         // u16 [max_seqs][L][Hkv][2][ring][D]
@@ -29,7 +31,7 @@ struct oscar_append_params {
     int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
     int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)
     float k_clip, v_clip;  // <= 0: no clip
-    int inl[8 * OSCAR_INLINE_RUNS]; // the runs where jobs is 0
+    int inl[OSCAR_INLINE_INTS]; // where jobs is 0: the runs, then (flush) the new pages, which block (0, 0) writes to bt
 };
 
 // Decode attention (one launch per layer and batch).
