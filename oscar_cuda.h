@@ -80,7 +80,9 @@
                     (exact k-th smallest |x|: the largest values taken one by one when at most
                     24 pass the clip, else a 31-step bisection on the bit patterns), quantises
                     and packs. Jobs come as runs of positions (one flush run and up to two
-                    write runs per sequence, 32 bytes each; pages from the device block table).
+                    write runs per sequence, 32 bytes each; pages from the device block table),
+                    in the launch's parameters where they fit, with the call's new pages, which
+                    the flush launch writes into the block table (else uploaded before it).
                     A bulk append quantises flushed tokens straight from the input and writes
                     only the tokens still in the window at the end, in two ordered launches.
      oscar_append_wht  oscar_append for caches whose rotations are all H
