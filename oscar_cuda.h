@@ -1637,8 +1637,6 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        }\n",
     "        return (int)((c[0][0] + c[0][2]) + (c[1][0] + c[1][2]));\n",
     "    }\n",
-    "#endif\n",
-    "#if __CUDA_ARCH__ >= 900\n",
     "    oscar_u32 s4[4] = {0u, 0u, 0u, 0u};\n",
     "#pragma unroll\n",
     "    for (int w = 0; w < 16; w++) s4[w & 3] -= oscar__bge2(a[w], v2);\n",

@@ -569,8 +569,6 @@ static __device__ __forceinline__ int oscar__fcnt(const oscar_u32 (&a)[16], osca
         }
         return (int)((c[0][0] + c[0][2]) + (c[1][0] + c[1][2]));
     }
-#endif
-#if __CUDA_ARCH__ >= 900
     oscar_u32 s4[4] = {0u, 0u, 0u, 0u};
 #pragma unroll
     for (int w = 0; w < 16; w++) s4[w & 3] -= oscar__bge2(a[w], v2);
