@@ -38,7 +38,11 @@
 #define WPT (64 / TR)           // warps per 16-row MMA tile (they split its columns)
 #define KS (D / 32)             // k steps of mma.m16n8k32
 #define NNT (D / 8 / WPT)       // 8-column n-tiles per warp
+#ifndef OSCAR_APPEND_CNT
 #define CNT (D == 256 ? 2 : 4)  // n-tiles per accumulator chunk of the rotation
+#else
+#define CNT OSCAR_APPEND_CNT
+#endif
 
 #if (D % 32) != 0 || (D % GS) != 0 || GS < 4 || (D != 64 && D != 128 && D != 256)
 #error "unsupported head dim / group size"
@@ -62,7 +66,12 @@
 #error "OSCAR_APPEND_WGMMA needs sm_90a and d <= 128"
 #endif
 #ifndef OSCAR_APPEND_PROF
-#define OSCAR_APPEND_PROF 0 // timing only (wrong results): 1 = dense tiles skip the MMAs, 2 = dense tiles skip the codec
+#define OSCAR_APPEND_PROF 0 // timing only (wrong results): 1 = dense tiles skip the MMAs, 2 = dense tiles skip the codec,
+                            // 3 = every k step uses step 0's B fragments (loaded once per chunk: a quarter of the
+                            // loads), 4 = no fixed-point epilogue, 6 = the B loads without the MMAs
+#endif
+#ifndef OSCAR_APPEND_Q3
+#define OSCAR_APPEND_Q3 0 // timing only (other bytes than the CPU's): the product without Xl.Rl, P = 2^8 (2^8 Xh.Rh + Xh.Rl + Xl.Rh) in 32 bits
 #endif
 #ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
 #if OSCAR_APPEND_WGMMA      // the B matrices in shared memory (50 KB per block at d 128) allow 4
@@ -955,11 +964,17 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
         for (int s = 0; s < (OSCAR_APPEND_PROF == 1 ? 0 : KS); s++)
 #pragma unroll
             for (int j = 0; j < CNT; j++) {
-                const uint4 b = __ldg(Rf + ((size_t)s * (D / 8) + nt0 + c0 + j) * 32 + lane);
+                const uint4 b = __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);
+#if OSCAR_APPEND_PROF == 6
+                a1[j][0] ^= b.x, a1[j][1] ^= b.y, a2[j][2] ^= b.z, a3[j][3] ^= b.w ^ ah[s][j] ^ al[s][j];
+                continue;
+#endif
                 oscar__imma(a1[j], ah[s], b.x, b.y);
                 oscar__imma(a2[j], ah[s], b.z, b.w);
                 oscar__imma(a2[j], al[s], b.x, b.y);
+#if !OSCAR_APPEND_Q3
                 oscar__imma(a3[j], al[s], b.z, b.w);
+#endif
             }
 #endif
 #pragma unroll
@@ -973,8 +988,14 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #if OSCAR_APPEND_PROF == 1
                     a1[j][c] = (int)(ah[j % KS][c] ^ al[(j + 1) % KS][c]) >> 12;
 #endif
+#if OSCAR_APPEND_PROF == 4
+                    y[q] = __int_as_float(a1[j][c] ^ a2[j][c] ^ a3[j][c]);
+#elif OSCAR_APPEND_Q3
+                    y[q] = __fmul_rn(__int2float_rn((a1[j][c] << 8) + a2[j][c]), dn[h] * 256.0f);
+#else
                     const long long P = ((long long)a1[j][c] << 16) + (long long)((a2[j][c] << 8) + a3[j][c]);
                     y[q] = __fmul_rn(__ll2float_rn(P), dn[h]);
+#endif
                 }
                 const int row = r0 + 8 * h, col = 8 * (nt0 + c0 + j) + 2 * t;
                 ys[oscar__ysw(row, col)] = oscar__bf2(y[0], y[1]);
