@@ -1152,11 +1152,14 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#endif\n",
     "\n",
     "\n",
+    "// int4 i of the runs in the parameters (indexed there by value: no pointer into the parameter space)\n",
+    "static __device__ __forceinline__ int4 oscar__inl_run(const oscar_append_params &p, int i) {\n",
+    "    return make_int4(p.inl[4 * i], p.inl[4 * i + 1], p.inl[4 * i + 2], p.inl[4 * i + 3]);\n",
+    "}\n",
     "// job j of this launch -> (input row or -1, sequence slot, position, page or -1), from the runs\n",
     "static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, long long j) {\n",
     "    const int4 *runs = (const int4 *)p.jobs;\n",
-    "    // int4 i of the runs: from memory, or from the parameters (indexed there: no pointer into them)\n",
-    "    auto run = [&](int i) -> int4 { return runs \? runs[i] : make_int4(p.inl[4 * i], p.inl[4 * i + 1], p.inl[4 * i + 2], p.inl[4 * i + 3]); };\n",
+    "    auto run = [&](int i) -> int4 { return runs \? runs[i] : oscar__inl_run(p, i); }; // from memory or the parameters\n",
     "    int lo = 0, hi = p.n_runs - 1;\n",
     "    while (lo < hi) { // the last run that starts at or before j\n",
     "        const int mid = (lo + hi + 1) >> 1;\n",
@@ -1178,9 +1181,9 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "static __device__ __forceinline__ void oscar__bt_inline(const oscar_append_params &p) {\n",
     "    if (p.jobs || blockIdx.x != 0 || blockIdx.y != 0) return;\n",
     "    for (int r = 0; r < p.n_runs; r++) {\n",
-    "        const int slot = p.inl[8 * r + 2], flush = p.inl[8 * r + 5], z = p.inl[8 * r + 6], w = p.inl[8 * r + 7];\n",
-    "        if (flush)\n",
-    "            for (int i = threadIdx.x; i < (z >> 16); i += blockDim.x) ((int *)p.bt)[(size_t)slot * p.max_pages + w + i] = p.inl[(z & 0xffff) + i];\n",
+    "        const int4 a = oscar__inl_run(p, 2 * r), b = oscar__inl_run(p, 2 * r + 1); // slot a.z; flush b.y; pages b.z, b.w\n",
+    "        if (b.y)\n",
+    "            for (int i = threadIdx.x; i < (b.z >> 16); i += blockDim.x) ((int *)p.bt)[(size_t)a.z * p.max_pages + b.w + i] = p.inl[(b.z & 0xffff) + i];\n",
     "    }\n",
     "}\n",
     "#if OSCAR_INT2\n",
@@ -5613,6 +5616,11 @@ static void oscar__append_run(int *r, int job0, int pos0, int slot, int srcb, in
     r[4] = n_old, r[5] = flush, r[6] = 0, r[7] = 0x7fffffff; /* no new pages in the parameters */
 }
 
+/* pages first .. first + n of sequence seq's table into the device block table, on the cache's stream */
+static oscar_cu_result oscar__kv_bt_upload(oscar_cuda_kv *kv, int seq, int first, int n) {
+    return kv->cu->drv.cuMemcpyHtoDAsync(kv->bt + ((size_t)seq * kv->max_pages + first) * sizeof(int), kv->seqs[seq].pages + first, sizeof(int) * (size_t)n, kv->stream);
+}
+
 /* the append of counts[i] tokens to seqs[i] (rows src0[i].. of k, v) for one layer */
 static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, const int *seqs, const int *counts, const int *src0, oscar_cu_ptr k, oscar_cu_ptr v) {
     oscar_cuda *cu = kv->cu;
@@ -5673,7 +5681,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             pf[i] = first;
             pn[i] = s->n_pages - first;
         } else if (s->n_pages > first) {
-            oscar_cu_result r = cu->drv.cuMemcpyHtoDAsync(kv->bt + ((size_t)seqs[i] * kv->max_pages + first) * sizeof(int), s->pages + first, sizeof(int) * (size_t)(s->n_pages - first), kv->stream);
+            oscar_cu_result r = oscar__kv_bt_upload(kv, seqs[i], first, s->n_pages - first);
             if (r) {
                 oscar_cuda_pop(cu);
                 return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuMemcpyHtoDAsync_v2"));
@@ -5776,7 +5784,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
             if (rc && pinl) /* the block tables must still name the pages the sequences now hold */
                 for (i = 0; i < n_items; i++)
-                    if (pn[i]) cu->drv.cuMemcpyHtoDAsync(kv->bt + ((size_t)seqs[i] * kv->max_pages + pf[i]) * sizeof(int), kv->seqs[seqs[i]].pages + pf[i], sizeof(int) * (size_t)pn[i], kv->stream);
+                    if (pn[i]) oscar__kv_bt_upload(kv, seqs[i], pf[i], pn[i]);
         }
         if (!rc && n_write) {
             unsigned blocks = (unsigned)(((size_t)n_write + fa_rows - 1) / fa_rows);

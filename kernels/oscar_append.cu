@@ -84,11 +84,14 @@
 #endif
 
 
+// int4 i of the runs in the parameters (indexed there by value: no pointer into the parameter space)
+static __device__ __forceinline__ int4 oscar__inl_run(const oscar_append_params &p, int i) {
+    return make_int4(p.inl[4 * i], p.inl[4 * i + 1], p.inl[4 * i + 2], p.inl[4 * i + 3]);
+}
 // job j of this launch -> (input row or -1, sequence slot, position, page or -1), from the runs
 static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, long long j) {
     const int4 *runs = (const int4 *)p.jobs;
-    // int4 i of the runs: from memory, or from the parameters (indexed there: no pointer into them)
-    auto run = [&](int i) -> int4 { return runs ? runs[i] : make_int4(p.inl[4 * i], p.inl[4 * i + 1], p.inl[4 * i + 2], p.inl[4 * i + 3]); };
+    auto run = [&](int i) -> int4 { return runs ? runs[i] : oscar__inl_run(p, i); }; // from memory or the parameters
     int lo = 0, hi = p.n_runs - 1;
     while (lo < hi) { // the last run that starts at or before j
         const int mid = (lo + hi + 1) >> 1;
@@ -110,9 +113,9 @@ static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, 
 static __device__ __forceinline__ void oscar__bt_inline(const oscar_append_params &p) {
     if (p.jobs || blockIdx.x != 0 || blockIdx.y != 0) return;
     for (int r = 0; r < p.n_runs; r++) {
-        const int slot = p.inl[8 * r + 2], flush = p.inl[8 * r + 5], z = p.inl[8 * r + 6], w = p.inl[8 * r + 7];
-        if (flush)
-            for (int i = threadIdx.x; i < (z >> 16); i += blockDim.x) ((int *)p.bt)[(size_t)slot * p.max_pages + w + i] = p.inl[(z & 0xffff) + i];
+        const int4 a = oscar__inl_run(p, 2 * r), b = oscar__inl_run(p, 2 * r + 1); // slot a.z; flush b.y; pages b.z, b.w
+        if (b.y)
+            for (int i = threadIdx.x; i < (b.z >> 16); i += blockDim.x) ((int *)p.bt)[(size_t)a.z * p.max_pages + b.w + i] = p.inl[(b.z & 0xffff) + i];
     }
 }
 #if OSCAR_INT2
