@@ -73,6 +73,10 @@
 #ifndef OSCAR_APPEND_Q3
 #define OSCAR_APPEND_Q3 0 // timing only (other bytes than the CPU's): the product without Xl.Rl, P = 2^8 (2^8 Xh.Rh + Xh.Rl + Xl.Rh) in 32 bits
 #endif
+#ifndef OSCAR_APPEND_A4
+#define OSCAR_APPEND_A4 0 // 1: Xl.Rh in its own accumulator (a4) instead of a2's, so no accumulator chains more than KS
+                          // IMMAs (a2 chained 2 KS); the same integers, so the same bytes (kernels/NOTES.md w36)
+#endif
 #ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
 #if OSCAR_APPEND_WGMMA      // the B matrices in shared memory (50 KB per block at d 128) allow 4
 #define OSCAR_APPEND_MINB 4
@@ -943,11 +947,11 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #endif
 #pragma unroll 1
     for (int c0 = 0; c0 < NNT; c0 += CNT) {
-        int a1[CNT][4], a2[CNT][4], a3[CNT][4];
+        int a1[CNT][4], a2[CNT][4], a3[CNT][4], a4[OSCAR_APPEND_A4 ? CNT : 1][4];
 #pragma unroll
         for (int j = 0; j < CNT; j++)
 #pragma unroll
-            for (int c = 0; c < 4; c++) a1[j][c] = a2[j][c] = a3[j][c] = 0;
+            for (int c = 0; c < 4; c++) a1[j][c] = a2[j][c] = a3[j][c] = a4[OSCAR_APPEND_A4 ? j : 0][c] = 0;
 #if OSCAR_APPEND_WGMMA
         if (OSCAR_APPEND_PROF != 1) {
             asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
@@ -974,7 +978,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #endif
                 oscar__imma(a1[j], ah[s], b.x, b.y);
                 oscar__imma(a2[j], ah[s], b.z, b.w);
-                oscar__imma(a2[j], al[s], b.x, b.y);
+                oscar__imma(OSCAR_APPEND_A4 ? a4[OSCAR_APPEND_A4 ? j : 0] : a2[j], al[s], b.x, b.y);
 #if !OSCAR_APPEND_Q3
                 oscar__imma(a3[j], al[s], b.z, b.w);
 #endif
@@ -991,12 +995,13 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #if OSCAR_APPEND_PROF == 1
                     a1[j][c] = (int)(ah[j % KS][c] ^ al[(j + 1) % KS][c]) >> 12;
 #endif
+                    const int a24 = OSCAR_APPEND_A4 ? a2[j][c] + a4[OSCAR_APPEND_A4 ? j : 0][c] : a2[j][c]; // |a2 + a4| < 2^21
 #if OSCAR_APPEND_PROF == 4
-                    y[q] = __int_as_float(a1[j][c] ^ a2[j][c] ^ a3[j][c]);
+                    y[q] = __int_as_float(a1[j][c] ^ a24 ^ a3[j][c]);
 #elif OSCAR_APPEND_Q3
-                    y[q] = __fmul_rn(__int2float_rn((a1[j][c] << 8) + a2[j][c]), dn[h] * 256.0f);
+                    y[q] = __fmul_rn(__int2float_rn((a1[j][c] << 8) + a24), dn[h] * 256.0f);
 #else
-                    const long long P = ((long long)a1[j][c] << 16) + (long long)((a2[j][c] << 8) + a3[j][c]);
+                    const long long P = ((long long)a1[j][c] << 16) + (long long)((a24 << 8) + a3[j][c]);
                     y[q] = __fmul_rn(__ll2float_rn(P), dn[h]);
 #endif
                 }
