@@ -421,6 +421,7 @@ typedef struct oscar_cuda_kv {
     int smem_append;                 /* oscar_append's dynamic shared memory (bytes) */
     oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
     oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_80+); NULL where not built */
+    oscar_cu_function fn_append_w;    /* oscar_append for long flush launches (8 blocks per SM; append_wide); NULL where not built */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
     int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
@@ -492,6 +493,10 @@ typedef struct oscar_cuda_kv {
                                            launch the call's new pages too (at most 16 sequences; the kernel
                                            writes them into the block tables): no upload before them on the
                                            stream; 2: both uploaded (tests) */
+    int append_wide;                    /* 0 (init): a flush launch of at least OSCAR__WIDE_WAVES waves of tiles
+                                           goes through oscar_append_w (dense rotations, d 128, sm_90+: 8
+                                           blocks per SM) where it is built; 1: every flush launch there; 2:
+                                           never (tests, benchmarks). The same bytes either way */
     int wht_warp;                       /* 0 (init): caches whose rotations are all H append through
                                            oscar_append_fwht where it is built; 1: through oscar_append_wht, a
                                            warp per row (tests, benchmarks) */
@@ -1107,7 +1112,8 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#define KS (D / 32)             // k steps of mma.m16n8k32\n",
     "#define NNT (D / 8 / WPT)       // 8-column n-tiles per warp\n",
     "#ifndef OSCAR_APPEND_CNT\n",
-    "#define CNT (D == 256 \? 2 : 4)  // n-tiles per accumulator chunk of the rotation\n",
+    "#define CNT (D >= 128 \? 2 : 4)  // n-tiles per accumulator chunk of the rotation (d 128: 2, 3% faster than 4 on\n",
+    "                               // 2048-token appends, level on one long call, run s31-1)\n",
     "#else\n",
     "#define CNT OSCAR_APPEND_CNT\n",
     "#endif\n",
@@ -1905,7 +1911,9 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "}\n",
     "// c (+)= a . B for the warpgroup's 64 rows and 32 columns (m64n32k32, s8 in, s32 accumulators in\n",
     "// the mma.m16n8k32 layout of four n-tiles per warp); acc 0 overwrites c\n",
-    "static __device__ __forceinline__ void oscar__wgmma(int (&c)[CNT][4], const oscar_u32 (&a)[4], unsigned long long bd, int acc) {\n",
+    "template <int CN>\n",
+    "static __device__ __forceinline__ void oscar__wgmma(int (&c)[CN][4], const oscar_u32 (&a)[4], unsigned long long bd, int acc) {\n",
+    "    static_assert(CN == 4, \"the warpgroup product takes four n-tiles per chunk\");\n",
     "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %21, 0;\\n\"\n",
     "                 \"wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, p;\\n}\"\n",
     "                 : \"+r\"(c[0][0]), \"+r\"(c[0][1]), \"+r\"(c[0][2]), \"+r\"(c[0][3]), \"+r\"(c[1][0]), \"+r\"(c[1][1]), \"+r\"(c[1][2]), \"+r\"(c[1][3]),\n",
@@ -1933,7 +1941,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// (built by the host from oscar_rotation_q14), read through L1: the blocks of one (head, K|V) are\n",
     "// adjacent in the grid and share them there (5% faster at d 128 than a copy to shared memory per\n",
     "// tile, kernels/NOTES.md w21).\n",
-    "template <bool A16> // 16-byte aligned input rows (else one float at a time)\n",
+    "template <bool A16, int CN> // 16-byte aligned input rows (else one float at a time); CN n-tiles per accumulator chunk\n",
     "static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,\n",
     "                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {\n",
     "    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;\n",
@@ -2014,10 +2022,10 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    __syncthreads();\n",
     "#endif\n",
     "#pragma unroll 1\n",
-    "    for (int c0 = 0; c0 < NNT; c0 += CNT) {\n",
-    "        int a1[CNT][4], a2[CNT][4], a3[CNT][4], a4[OSCAR_APPEND_A4 \? CNT : 1][4];\n",
+    "    for (int c0 = 0; c0 < NNT; c0 += CN) {\n",
+    "        int a1[CN][4], a2[CN][4], a3[CN][4], a4[OSCAR_APPEND_A4 \? CN : 1][4];\n",
     "#pragma unroll\n",
-    "        for (int j = 0; j < CNT; j++)\n",
+    "        for (int j = 0; j < CN; j++)\n",
     "#pragma unroll\n",
     "            for (int c = 0; c < 4; c++) a1[j][c] = a2[j][c] = a3[j][c] = a4[OSCAR_APPEND_A4 \? j : 0][c] = 0;\n",
     "#if OSCAR_APPEND_WGMMA\n",
@@ -2038,7 +2046,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#pragma unroll\n",
     "        for (int s = 0; s < (OSCAR_APPEND_PROF == 1 \? 0 : KS); s++)\n",
     "#pragma unroll\n",
-    "            for (int j = 0; j < CNT; j++) {\n",
+    "            for (int j = 0; j < CN; j++) {\n",
     "                const uint4 b = __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 \? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);\n",
     "#if OSCAR_APPEND_PROF == 6\n",
     "                a1[j][0] ^= b.x, a1[j][1] ^= b.y, a2[j][2] ^= b.z, a3[j][3] ^= b.w ^ ah[s][j & 3] ^ al[s][j & 3];\n",
@@ -2053,7 +2061,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            }\n",
     "#endif\n",
     "#pragma unroll\n",
-    "        for (int j = 0; j < CNT; j++)\n",
+    "        for (int j = 0; j < CN; j++)\n",
     "#pragma unroll\n",
     "            for (int h = 0; h < 2; h++) {\n",
     "                float y[2];\n",
@@ -2078,10 +2086,11 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            }\n",
     "    }\n",
     "}\n",
+    "template <int CN>\n",
     "static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,\n",
     "                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {\n",
-    "    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
-    "    else oscar__rotate_tile_t<false>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
+    "    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
+    "    else oscar__rotate_tile_t<false, CN>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
     "}\n",
     "#endif\n",
     "\n",
@@ -2136,7 +2145,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// KW 0: oscar_append (ys: Y [TR][D] in BF16, the rotated rows of a tile with input rows (oscar__ysw);\n",
     "// rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no\n",
     "// tile: xs, s_ss, s_bad unused, rs holds just the code bytes)\n",
-    "template <int KW>\n",
+    "template <int KW, int CN>\n",
     "static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job, oscar_u8 *sb) {\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;\n",
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
@@ -2163,7 +2172,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        }\n",
     "        tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all\n",
     "        if (tiled) {\n",
-    "            oscar__rotate_tile(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);\n",
+    "            oscar__rotate_tile<CN>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);\n",
     "            __syncthreads();\n",
     "        }\n",
     "#if OSCAR_APPEND_PROF == 2\n",
@@ -2268,8 +2277,36 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    oscar_u32 *ys = (oscar_u32 *)dsm;\n",
     "    float *rs = (float *)(dsm + TR * D * 2);\n",
     "    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;\n",
-    "    oscar__append_impl<0>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);\n",
+    "    oscar__append_impl<0, CNT>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);\n",
     "}\n",
+    "\n",
+    "// oscar_append for long flush launches (the host takes it where a launch has many waves of tiles,\n",
+    "// oscar_cuda_kv.append_wide): one n-tile per accumulator chunk and 8 blocks per SM (64 registers), where\n",
+    "// the default's bound trades occupancy for the short launches' latency (kernels/NOTES.md w37). The same bytes.\n",
+    "// Built at d 128 for INT2 caches on sm_90+, without the warpgroup product (oscar_append_w_built says)\n",
+    "#ifndef OSCAR_APPEND_WIDE\n",
+    "#if OSCAR_INT2 && D == 128 && !OSCAR_APPEND_WGMMA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
+    "#define OSCAR_APPEND_WIDE 1\n",
+    "#else\n",
+    "#define OSCAR_APPEND_WIDE 0\n",
+    "#endif\n",
+    "#endif\n",
+    "#ifndef OSCAR_APPEND_WCNT\n",
+    "#define OSCAR_APPEND_WCNT 1\n",
+    "#endif\n",
+    "#ifndef OSCAR_APPEND_WMINB\n",
+    "#define OSCAR_APPEND_WMINB 8\n",
+    "#endif\n",
+    "extern \"C\" __device__ int oscar_append_w_built = OSCAR_APPEND_WIDE;\n",
+    "#if OSCAR_APPEND_WIDE\n",
+    "extern \"C\" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) {\n",
+    "    extern __shared__ __align__(16) oscar_u8 dsm[];\n",
+    "    oscar_u32 *ys = (oscar_u32 *)dsm;\n",
+    "    float *rs = (float *)(dsm + TR * D * 2);\n",
+    "    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;\n",
+    "    oscar__append_impl<0, OSCAR_APPEND_WCNT>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);\n",
+    "}\n",
+    "#endif\n",
     "\n",
     "#ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)\n",
     "#define OSCAR_APPEND_WHT_MINB 8\n",
@@ -2277,7 +2314,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// caches whose rotations are all H (the host launches it when p.wht): 512 B of shared memory per block\n",
     "extern \"C\" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) oscar_append_wht(const oscar_append_params p) {\n",
     "    __shared__ __align__(16) float cb[AW * OSCAR_APPEND_NR * D / 4];\n",
-    "    oscar__append_impl<1>(p, (oscar_u32 *)0, cb, (float *)0, (int *)0, (int4 *)0, (oscar_u8 *)0);\n",
+    "    oscar__append_impl<1, CNT>(p, (oscar_u32 *)0, cb, (float *)0, (int *)0, (int4 *)0, (oscar_u8 *)0);\n",
     "}\n",
     "\n",
     "// ---------------------------------------------------------------------------------------------\n",
@@ -5325,6 +5362,17 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
         }
         OSCAR_CUDA_FREE(kv->h_kbal);
         kv->h_kbal = NULL;
+        /* the long launches' twin of oscar_append (dense rotations, d 128, sm_90+) */
+        kv->fn_append_w = NULL;
+        if (kv->int2 && kv->cfg.rot && !kv->wht) {
+            int wb = 0;
+            if (cu->drv.cuModuleGetGlobal(&sp, &sz, kv->mod_append, "oscar_append_w_built") == 0 && sz == sizeof(int) && cu->drv.cuMemcpyDtoH(&wb, sp, sizeof(int)) == 0 && wb == 1) {
+                if ((r = cu->drv.cuModuleGetFunction(&kv->fn_append_w, kv->mod_append, "oscar_append_w")) != 0)
+                    return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_w)"));
+                if (kv->smem_append > 48 * 1024 && (r = cu->drv.cuFuncSetAttribute(kv->fn_append_w, OSCAR__CU_FUNC_MAX_DYN_SMEM, kv->smem_append)) != 0)
+                    return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuFuncSetAttribute(oscar_append_w, max dynamic shared memory)"));
+            }
+        }
         kv->fn_append_wht = NULL;
         if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));
@@ -5613,6 +5661,10 @@ static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn
 /* rows (jobs) per oscar_append block: TR in kernels/oscar_append.cu */
 #define OSCAR__APPEND_TR(d) ((d) == 256 ? 32 : 64)
 #define OSCAR__FWHT_ROWS(d) (4096 / (d)) /* rows per block of oscar_append_fwht (FR) */
+/* a flush launch of at least this many waves of oscar_append_w (8 blocks per SM) takes it (append_wide 0) */
+#ifndef OSCAR__WIDE_WAVES
+#define OSCAR__WIDE_WAVES 4
+#endif
 
 /* one run of an append launch: jobs job0.. are positions pos0.. of sequence slot; input row of
    position pos: srcb + pos when pos >= n_old, else the ring; flush: page from the block table */
@@ -5786,7 +5838,11 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                     }
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
-            rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
+            if (fa == kv->fn_append && kv->fn_append_w && kv->append_wide != 2 &&
+                (kv->append_wide == 1 || (long long)blocks * kv->Hkv * 2 >= (long long)OSCAR__WIDE_WAVES * 8 * (cu->sm_count > 0 ? cu->sm_count : 132)))
+                rc = oscar__launch(kv, kv->fn_append_w, "oscar_append_w", blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
+            else
+                rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
             if (rc && pinl) /* the block tables must still name the pages the sequences now hold */
                 for (i = 0; i < n_items; i++)
                     if (pn[i]) oscar__kv_bt_upload(kv, seqs[i], pf[i], pn[i]);

@@ -39,7 +39,8 @@
 #define KS (D / 32)             // k steps of mma.m16n8k32
 #define NNT (D / 8 / WPT)       // 8-column n-tiles per warp
 #ifndef OSCAR_APPEND_CNT
-#define CNT (D == 256 ? 2 : 4)  // n-tiles per accumulator chunk of the rotation
+#define CNT (D >= 128 ? 2 : 4)  // n-tiles per accumulator chunk of the rotation (d 128: 2, 3% faster than 4 on
+                               // 2048-token appends, level on one long call, run s31-1)
 #else
 #define CNT OSCAR_APPEND_CNT
 #endif
@@ -837,7 +838,9 @@ static __device__ __forceinline__ unsigned long long oscar__wdesc(const void *sm
 }
 // c (+)= a . B for the warpgroup's 64 rows and 32 columns (m64n32k32, s8 in, s32 accumulators in
 // the mma.m16n8k32 layout of four n-tiles per warp); acc 0 overwrites c
-static __device__ __forceinline__ void oscar__wgmma(int (&c)[CNT][4], const oscar_u32 (&a)[4], unsigned long long bd, int acc) {
+template <int CN>
+static __device__ __forceinline__ void oscar__wgmma(int (&c)[CN][4], const oscar_u32 (&a)[4], unsigned long long bd, int acc) {
+    static_assert(CN == 4, "the warpgroup product takes four n-tiles per chunk");
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
                  "wgmma.mma_async.sync.aligned.m64n32k32.s32.s8.s8 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, p;\n}"
                  : "+r"(c[0][0]), "+r"(c[0][1]), "+r"(c[0][2]), "+r"(c[0][3]), "+r"(c[1][0]), "+r"(c[1][1]), "+r"(c[1][2]), "+r"(c[1][3]),
@@ -865,7 +868,7 @@ static __device__ __forceinline__ void oscar__row_fold(const float *xr, const fl
 // (built by the host from oscar_rotation_q14), read through L1: the blocks of one (head, K|V) are
 // adjacent in the grid and share them there (5% faster at d 128 than a copy to shared memory per
 // tile, kernels/NOTES.md w21).
-template <bool A16> // 16-byte aligned input rows (else one float at a time)
+template <bool A16, int CN> // 16-byte aligned input rows (else one float at a time); CN n-tiles per accumulator chunk
 static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,
                                                             oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
@@ -946,10 +949,10 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
     __syncthreads();
 #endif
 #pragma unroll 1
-    for (int c0 = 0; c0 < NNT; c0 += CNT) {
-        int a1[CNT][4], a2[CNT][4], a3[CNT][4], a4[OSCAR_APPEND_A4 ? CNT : 1][4];
+    for (int c0 = 0; c0 < NNT; c0 += CN) {
+        int a1[CN][4], a2[CN][4], a3[CN][4], a4[OSCAR_APPEND_A4 ? CN : 1][4];
 #pragma unroll
-        for (int j = 0; j < CNT; j++)
+        for (int j = 0; j < CN; j++)
 #pragma unroll
             for (int c = 0; c < 4; c++) a1[j][c] = a2[j][c] = a3[j][c] = a4[OSCAR_APPEND_A4 ? j : 0][c] = 0;
 #if OSCAR_APPEND_WGMMA
@@ -970,7 +973,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #pragma unroll
         for (int s = 0; s < (OSCAR_APPEND_PROF == 1 ? 0 : KS); s++)
 #pragma unroll
-            for (int j = 0; j < CNT; j++) {
+            for (int j = 0; j < CN; j++) {
                 const uint4 b = __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);
 #if OSCAR_APPEND_PROF == 6
                 a1[j][0] ^= b.x, a1[j][1] ^= b.y, a2[j][2] ^= b.z, a3[j][3] ^= b.w ^ ah[s][j & 3] ^ al[s][j & 3];
@@ -985,7 +988,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             }
 #endif
 #pragma unroll
-        for (int j = 0; j < CNT; j++)
+        for (int j = 0; j < CN; j++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 float y[2];
@@ -1010,10 +1013,11 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             }
     }
 }
+template <int CN>
 static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,
                                                           oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
-    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
-    else oscar__rotate_tile_t<false>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
+    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
+    else oscar__rotate_tile_t<false, CN>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
 }
 #endif
 
@@ -1068,7 +1072,7 @@ static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_para
 // KW 0: oscar_append (ys: Y [TR][D] in BF16, the rotated rows of a tile with input rows (oscar__ysw);
 // rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no
 // tile: xs, s_ss, s_bad unused, rs holds just the code bytes)
-template <int KW>
+template <int KW, int CN>
 static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job, oscar_u8 *sb) {
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
@@ -1095,7 +1099,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         }
         tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all
         if (tiled) {
-            oscar__rotate_tile(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);
+            oscar__rotate_tile<CN>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);
             __syncthreads();
         }
 #if OSCAR_APPEND_PROF == 2
@@ -1200,8 +1204,36 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
     oscar_u32 *ys = (oscar_u32 *)dsm;
     float *rs = (float *)(dsm + TR * D * 2);
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
-    oscar__append_impl<0>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
+    oscar__append_impl<0, CNT>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
 }
+
+// oscar_append for long flush launches (the host takes it where a launch has many waves of tiles,
+// oscar_cuda_kv.append_wide): one n-tile per accumulator chunk and 8 blocks per SM (64 registers), where
+// the default's bound trades occupancy for the short launches' latency (kernels/NOTES.md w37). The same bytes.
+// Built at d 128 for INT2 caches on sm_90+, without the warpgroup product (oscar_append_w_built says)
+#ifndef OSCAR_APPEND_WIDE
+#if OSCAR_INT2 && D == 128 && !OSCAR_APPEND_WGMMA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define OSCAR_APPEND_WIDE 1
+#else
+#define OSCAR_APPEND_WIDE 0
+#endif
+#endif
+#ifndef OSCAR_APPEND_WCNT
+#define OSCAR_APPEND_WCNT 1
+#endif
+#ifndef OSCAR_APPEND_WMINB
+#define OSCAR_APPEND_WMINB 8
+#endif
+extern "C" __device__ int oscar_append_w_built = OSCAR_APPEND_WIDE;
+#if OSCAR_APPEND_WIDE
+extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) {
+    extern __shared__ __align__(16) oscar_u8 dsm[];
+    oscar_u32 *ys = (oscar_u32 *)dsm;
+    float *rs = (float *)(dsm + TR * D * 2);
+    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
+    oscar__append_impl<0, OSCAR_APPEND_WCNT>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
+}
+#endif
 
 #ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)
 #define OSCAR_APPEND_WHT_MINB 8
@@ -1209,7 +1241,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 // caches whose rotations are all H (the host launches it when p.wht): 512 B of shared memory per block
 extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WHT_MINB) oscar_append_wht(const oscar_append_params p) {
     __shared__ __align__(16) float cb[AW * OSCAR_APPEND_NR * D / 4];
-    oscar__append_impl<1>(p, (oscar_u32 *)0, cb, (float *)0, (int *)0, (int4 *)0, (oscar_u8 *)0);
+    oscar__append_impl<1, CNT>(p, (oscar_u32 *)0, cb, (float *)0, (int *)0, (int4 *)0, (oscar_u8 *)0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1135,11 +1135,13 @@ static void test_flush_edges(oscar_cuda *cu) {
             }
             hs.gpu.wht_warp = fw;
             hs.gpu.append_inline = fw ? 2 : 0; /* the second pass uploads its runs */
+            hs.gpu.append_wide = fw ? 2 : 1;   /* dense d 128 on sm_90+: the first pass flushes through oscar_append_w */
             hs.misalign = cf[ci].dense && fw; /* dense (one kernel): the second pass takes input rows 4 bytes past a 16-byte boundary */
             if (!fw && hs.gpu.fn_append_fwht) used_new++;
             n_h += !fw && !cf[ci].dense;
             CHECK(hs.gpu.wht == !cf[ci].dense, "flush edges d %d: the GPU cache %s H rotations", d, hs.gpu.wht ? "takes dense ones for" : "does not see");
             CHECK(cu->arch < 80 || cf[ci].dense || hs.gpu.fn_append_fwht, "flush edges d %d g %d: oscar_append_fwht not built for sm_%d", d, cf[ci].g, cu->arch);
+            CHECK(cu->arch < 90 || !cf[ci].dense || d != 128 || hs.gpu.fn_append_w, "flush edges d %d g %d: oscar_append_w not built for sm_%d", d, cf[ci].g, cu->arch);
             for (i = 0; i < 2; i++) {
                 oscar_kv_seq_create(&hs.cpu, &seqs[i]);
                 oscar_cuda_kv_seq_create(&hs.gpu, &seqs[i]);
@@ -1157,7 +1159,8 @@ static void test_flush_edges(oscar_cuda *cu) {
                 compare_cache(&hs, seqs[i], "flush edges");
             }
             printf("%s  flush edges d %3d g %3d clips %5.2f/%5.2f  %s\n", g_fail == bad0 ? "ok  " : "FAIL", d, cf[ci].g, cf[ci].kc, cf[ci].vc,
-                   cf[ci].dense ? (fw ? "dense: oscar_append, input rows not 16-byte aligned" : "dense: oscar_append (fixed point on integer tensor cores)")
+                   cf[ci].dense ? (fw ? "dense: oscar_append, input rows not 16-byte aligned"
+                                      : (hs.gpu.fn_append_w ? "dense: oscar_append_w (fixed point on integer tensor cores, 8 blocks per SM)" : "dense: oscar_append (fixed point on integer tensor cores)"))
                                 : (fw ? "oscar_append_wht (wht_warp = 1)" : (hs.gpu.fn_append_fwht ? "oscar_append_fwht" : "oscar_append_wht (oscar_append_fwht not built here)")));
             harness_free(&hs);
         }
