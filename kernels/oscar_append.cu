@@ -39,8 +39,8 @@
 #define KS (D / 32)             // k steps of mma.m16n8k32
 #define NNT (D / 8 / WPT)       // 8-column n-tiles per warp
 #ifndef OSCAR_APPEND_CNT
-#define CNT (D >= 128 ? 2 : 4)  // n-tiles per accumulator chunk of the rotation (d 128: 2, 3% faster than 4 on
-                               // 2048-token appends, level on one long call, run s31-1)
+#define CNT (OSCAR_APPEND_WGMMA ? 4 : D >= 128 ? 2 : 4) // n-tiles per accumulator chunk of the rotation (d 128: 2, 3%
+                               // faster than 4 on 2048-token appends, level on one long call, run s31-1; wgmma: 4)
 #else
 #define CNT OSCAR_APPEND_CNT
 #endif
