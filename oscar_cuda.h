@@ -422,6 +422,7 @@ typedef struct oscar_cuda_kv {
     oscar_cu_function fn_append_wht; /* oscar_append for caches whose rotations are all H (no tile buffers); NULL otherwise */
     oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_80+); NULL where not built */
     oscar_cu_function fn_append_w;    /* oscar_append for long flush launches (8 blocks per SM; append_wide); NULL where not built */
+    int occ_append_w;                 /* its resident blocks per SM (the driver's occupancy; 8 where unknown) */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
     int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
@@ -5371,6 +5372,8 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
                     return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_w)"));
                 if (kv->smem_append > 48 * 1024 && (r = cu->drv.cuFuncSetAttribute(kv->fn_append_w, OSCAR__CU_FUNC_MAX_DYN_SMEM, kv->smem_append)) != 0)
                     return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuFuncSetAttribute(oscar_append_w, max dynamic shared memory)"));
+                if (cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&kv->occ_append_w, kv->fn_append_w, 128, (size_t)kv->smem_append) != 0 || kv->occ_append_w <= 0)
+                    kv->occ_append_w = 8;
             }
         }
         kv->fn_append_wht = NULL;
@@ -5661,7 +5664,7 @@ static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn
 /* rows (jobs) per oscar_append block: TR in kernels/oscar_append.cu */
 #define OSCAR__APPEND_TR(d) ((d) == 256 ? 32 : 64)
 #define OSCAR__FWHT_ROWS(d) (4096 / (d)) /* rows per block of oscar_append_fwht (FR) */
-/* a flush launch of at least this many waves of oscar_append_w (8 blocks per SM) takes it (append_wide 0) */
+/* a flush launch of at least this many waves of oscar_append_w (occ_append_w blocks per SM) takes it (append_wide 0) */
 #ifndef OSCAR__WIDE_WAVES
 #define OSCAR__WIDE_WAVES 4
 #endif
@@ -5839,7 +5842,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
             if (fa == kv->fn_append && kv->fn_append_w && kv->append_wide != 2 &&
-                (kv->append_wide == 1 || (long long)blocks * kv->Hkv * 2 >= (long long)OSCAR__WIDE_WAVES * 8 * (cu->sm_count > 0 ? cu->sm_count : 132)))
+                (kv->append_wide == 1 || (long long)blocks * kv->Hkv * 2 >= (long long)OSCAR__WIDE_WAVES * kv->occ_append_w * (cu->sm_count > 0 ? cu->sm_count : 132)))
                 rc = oscar__launch(kv, kv->fn_append_w, "oscar_append_w", blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
             else
                 rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);

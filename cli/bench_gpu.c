@@ -262,15 +262,19 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
             }
             if (!rc) {
                 double ms;
+                char wlabel[160];
+                if (kv.fn_append_w && kv.append_wide != 2)
+                    snprintf(wlabel, sizeof wlabel, "%s (%d blocks per SM): fixed point on integer tensor cores",
+                             kv.append_wide == 1 ? "oscar_append_w for every flush" : "oscar_append, oscar_append_w for long flushes", kv.occ_append_w);
+                else
+                    snprintf(wlabel, sizeof wlabel, "oscar_append: fixed point on integer tensor cores");
                 qsort(tm, (size_t)reps, sizeof(float), oscar__bg_cmp);
                 qsort(th, (size_t)reps, sizeof(double), oscar__bg_cmpd);
                 ms = tm[reps / 2];
                 printf("diag write path, %s%s (%s): %d tokens x %d KV heads x d %d (K and V, fp32 in), one append call: %.3f ms (min %.3f), %.1f MB read+written, %.0f GB/s = %.1f%% of copy; host side of the call (job list, upload, launches) %.3f ms\n",
                        kv.wht ? "H rotations: fast transform" : "dense rotations (the cost of fitted ones)", oscar__bg_quality == 3 ? ", rows centered, gain encoder" : oscar__bg_quality == 1 ? ", rows centered" : oscar__bg_quality == 2 ? ", gain encoder" : "",
                        kv.wht ? (mode == 0 ? (kv.fn_append_fwht ? "oscar_append_fwht, the default" : "oscar_append_wht, oscar_append_fwht not built") : "oscar_append_wht, wht_warp = 1")
-                              : (kv.fn_append_w && kv.append_wide != 2 ? (kv.append_wide == 1 ? "oscar_append_w for every flush: fixed point on integer tensor cores"
-                                                                                                : "oscar_append, oscar_append_w for long flushes: fixed point on integer tensor cores")
-                                                                          : "oscar_append: fixed point on integer tensor cores"),
+                              : wlabel,
                        n, Hkv, d, ms, tm[0], bytes / 1e6, bytes / (ms * 1e-3) / 1e9,
                        bw > 0 ? 100.0 * bytes / (ms * 1e-3) / 1e9 / bw : 0.0, th[reps / 2]);
             } else {
