@@ -102,6 +102,7 @@ static int oscar__bg_quality;  /* bit 0 (--center): the write path's caches cent
                                   builds its own append module */
 static int oscar__bg_modes = 3; /* --mode: 1 bf16, 2 int2, 3 both, 4 (write) none: only the write path of --diag */
 static int oscar__bg_wide = 0;  /* --wide: oscar_cuda_kv.append_wide in the write diagnostics (0 automatic, 1 always, 2 never) */
+static int oscar__bg_wcarve = -2; /* --wcarve: the preferred shared-memory carveout (%) of oscar_append and oscar_append_w (-2: not set) */
 static char oscar__bg_wchunks[128] = "2048"; /* --wchunks: the append sizes of the write diagnostics' chunked prefills */
 static int oscar__bg_rot = 1;   /* --rot: 0 none (INT2 without rotations), 1 hadamard, 2 hadamard with R_v absorbed, 3 dense */
 
@@ -226,6 +227,9 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
         return;
     }
     kv.append_wide = oscar__bg_wide;
+    if (oscar__bg_wcarve != -2) /* CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT */
+        for (i = 0; i < 2; i++)
+            if (i ? kv.fn_append_w : kv.fn_append) cu->drv.cuFuncSetAttribute(i ? kv.fn_append_w : kv.fn_append, 9, oscar__bg_wcarve);
     h = (float *)malloc(sizeof(float) * chunk * row);
     rc = !h || oscar_cuda_malloc(cu, &dk, sizeof(float) * (size_t)n * row) || oscar_cuda_malloc(cu, &dv, sizeof(float) * (size_t)n * row);
     for (i = 0; !rc && i < n; i += chunk) { /* random rows, outlier channels in K */
@@ -785,7 +789,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--wchunks 2048,8192] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --poll N: oscar_cuda_kv.poll: 0 automatic (the merge polls per-KV-head split counts from 64 (sequence, KV head) pairs up), 1 always, 2 never\n"
@@ -800,6 +804,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
                    "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n"
                    "  --mode write: no decode rows, only --diag's write path (e.g. to profile its kernels alone)\n"
                    "  --wide N: oscar_cuda_kv.append_wide in the write path: 0 automatic (long flush launches of dense rotations through oscar_append_w), 1 always, 2 never\n"
+                   "  --wcarve N: the write path's kernels (oscar_append, oscar_append_w) prefer N%% of the SM's unified memory as shared memory (-1: no preference)\n"
                    "  --wchunks A,B: the write path's chunked prefills, appends of A tokens (also with the runs uploaded), then B, ... (default 2048)\n"
                    "  --quality: the write path's caches center rows by means and use the gain encoder (center 1, k_gain, v_gain); --center, --gain: one of the two\n"
                    "  --arch N: compile the kernels as PTX for compute_N (e.g. 80: what an A100 runs, here finished by the driver for this device)\n");
@@ -844,6 +849,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--cpolicy")) oscar__bg_cpolicy = atoi(v);
         else if (!strcmp(a, "--ccap")) oscar__bg_ccap = atoi(v);
         else if (!strcmp(a, "--wide")) oscar__bg_wide = atoi(v);
+        else if (!strcmp(a, "--wcarve")) oscar__bg_wcarve = atoi(v);
         else if (!strcmp(a, "--wchunks")) snprintf(oscar__bg_wchunks, sizeof oscar__bg_wchunks, "%s", v);
         else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : !strcmp(v, "dense") ? 3 : 1;
         else if (!strcmp(a, "--mode")) oscar__bg_modes = !strcmp(v, "bf16") ? 1 : !strcmp(v, "int2") ? 2 : !strcmp(v, "both") ? 3 : !strcmp(v, "write") ? 4 : 0;
