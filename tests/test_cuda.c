@@ -75,6 +75,7 @@ static int rnd_int(int n) { return (int)(rnd_u64() % (uint64_t)n); }
 typedef struct compile_job {
     int program, arch;
     oscar_cuda_variant v;
+    const char *opts; /* more NVRTC options (a kernel file's documented switches), or NULL */
 } compile_job;
 
 /* compile jobs k, k + stride, ... in this process; returns the number of failures (NVRTC
@@ -91,13 +92,17 @@ static int compile_some(const compile_job *jobs, int n_jobs, int k, int stride) 
         oscar_cuda_free(&cu);
         return 1;
     }
+    char env_opts[sizeof cu.extra_options];
+    memcpy(env_opts, cu.extra_options, sizeof env_opts); /* $OSCAR_CUDA_NVRTC_OPTIONS */
     for (i = k; i < n_jobs; i += stride) {
         size_t n = 0;
-        int rc = oscar_cuda_compile_variant(&cu, jobs[i].program, &jobs[i].v, jobs[i].arch, 0, &n);
+        int rc;
+        snprintf(cu.extra_options, sizeof cu.extra_options, "%s %s", env_opts, jobs[i].opts ? jobs[i].opts : "");
+        rc = oscar_cuda_compile_variant(&cu, jobs[i].program, &jobs[i].v, jobs[i].arch, 0, &n);
         if (rc != OSCAR_OK || n == 0) {
             if (!failures)
-                printf("FAIL compile: program %d d=%d g=%d G=%d int2=%d sm_%d: %s\n%.3000s\n", jobs[i].program, jobs[i].v.head_dim, jobs[i].v.group_size, jobs[i].v.gqa,
-                       jobs[i].v.int2, jobs[i].arch, cu.msg, oscar_cuda_log(&cu));
+                printf("FAIL compile: program %d d=%d g=%d G=%d int2=%d sm_%d%s%s: %s\n%.3000s\n", jobs[i].program, jobs[i].v.head_dim, jobs[i].v.group_size, jobs[i].v.gqa,
+                       jobs[i].v.int2, jobs[i].arch, jobs[i].opts ? " " : "", jobs[i].opts ? jobs[i].opts : "", cu.msg, oscar_cuda_log(&cu));
             failures++;
         }
     }
@@ -262,6 +267,7 @@ static int test_compile(void) {
     size_t bytes = 0;
     long np = sysconf(_SC_NPROCESSORS_ONLN);
 
+    memset(jobs, 0, sizeof jobs); /* (opts NULL) */
     test_loader_errors();
     memset(&cc, 0, sizeof cc);
     cc.compile_only = 1;
@@ -366,6 +372,18 @@ static int test_compile(void) {
             jobs[n].v = w;
             n++;
         }
+    { /* the dense write kernel's documented switches, where they build (d 128, INT2, sm_90): the warpgroup product,
+         Xl.Rh in its own accumulator, 4 n-tiles per chunk */
+        static const char *const sw[] = {"-DOSCAR_APPEND_WGMMA=1", "-DOSCAR_APPEND_A4=1", "-DOSCAR_APPEND_CNT=4"};
+        oscar_cuda_variant v = {128, 128, 1, 1, 64, 0, 0, 0};
+        for (i = 0; i < (int)(sizeof sw / sizeof sw[0]); i++) {
+            jobs[n].program = OSCAR_CUDA_PROG_APPEND;
+            jobs[n].arch = 90;
+            jobs[n].v = v;
+            jobs[n].opts = sw[i];
+            n++;
+        }
+    }
     nth = np > 0 ? (int)np : 1;
     if (nth > 8) nth = 8;
     fflush(stdout);
@@ -387,7 +405,7 @@ static int test_compile(void) {
         }
     }
     CHECK(failures == 0, "%d of %d kernel variants failed to compile", failures, n);
-    printf("compiled %d kernel variants (append, decode; d 64/128/256, groups 32/64/128, G 1/3/4/8, int2/bf16, rows centered, gain encoder) for sm_80 and sm_90 in %.1f s in %d processes\n", n, now_s() - t0, nth);
+    printf("compiled %d kernel variants (append, decode; d 64/128/256, groups 32/64/128, G 1/3/4/8, int2/bf16, rows centered, gain encoder; the dense write kernel's switches) for sm_80 and sm_90 in %.1f s in %d processes\n", n, now_s() - t0, nth);
     return 0;
 }
 
