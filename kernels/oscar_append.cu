@@ -78,6 +78,10 @@
 #define OSCAR_APPEND_A4 0 // 1: Xl.Rh in its own accumulator (a4) instead of a2's, so no accumulator chains more than KS
                           // IMMAs (a2 chained 2 KS); the same integers, so the same bytes (kernels/NOTES.md w36)
 #endif
+#ifndef OSCAR_APPEND_HOIST
+#define OSCAR_APPEND_HOIST 0 // 1: the rotation loop's B pointer and Y store addresses from per-thread bases set before it
+                             // (oscar__ysw(row, 8 n + 2 t) = ys base + 4 (n ^ g / 2)), not rebuilt per chunk (not measured)
+#endif
 #ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
 #if OSCAR_APPEND_WGMMA      // the B matrices in shared memory (50 KB per block at d 128) allow 4
 #define OSCAR_APPEND_MINB 4
@@ -943,6 +947,10 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             al[s][i] = __byte_perm(t01, t23, 0x6420u) ^ 0x80808080u;
         }
     // P = 2^16 Xh.Rh + 2^8 (Xh.Rl + Xl.Rh) + Xl.Rl, exact; y = fp32(P) * 2^(e - 28)
+    // (OSCAR_APPEND_HOIST: this lane's B fragments of n-tile nt0, and its Y word of row r0 for n-tile 0 before the swizzle:
+    // row & 7 is g, so oscar__ysw(r0 + 8 h, 8 n + 2 t) = yb + 8 h D / 2 + 4 (n ^ g / 2))
+    const uint4 *const Rb = Rf + (size_t)nt0 * 32 + lane;
+    oscar_u32 *const yb = ys + r0 * (D / 2) + 2 * ((t >> 1) ^ (g & 1)) + (t & 1);
 #if OSCAR_APPEND_WGMMA
     oscar_cp_wait0();
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); // the copies, seen by the tensor cores
@@ -974,7 +982,8 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
         for (int s = 0; s < (OSCAR_APPEND_PROF == 1 ? 0 : KS); s++)
 #pragma unroll
             for (int j = 0; j < CN; j++) {
-                const uint4 b = __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);
+                const uint4 b = OSCAR_APPEND_HOIST ? __ldg(Rb + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + c0 + j) * 32)
+                                                   : __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);
 #if OSCAR_APPEND_PROF == 6
                 a1[j][0] ^= b.x, a1[j][1] ^= b.y, a2[j][2] ^= b.z, a3[j][3] ^= b.w ^ ah[s][j & 3] ^ al[s][j & 3];
                 continue;
@@ -1009,7 +1018,8 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #endif
                 }
                 const int row = r0 + 8 * h, col = 8 * (nt0 + c0 + j) + 2 * t;
-                ys[oscar__ysw(row, col)] = oscar__bf2(y[0], y[1]);
+                if (OSCAR_APPEND_HOIST) yb[8 * h * (D / 2) + 4 * ((nt0 + c0 + j) ^ (g >> 1))] = oscar__bf2(y[0], y[1]);
+                else ys[oscar__ysw(row, col)] = oscar__bf2(y[0], y[1]);
             }
     }
 }
