@@ -106,6 +106,12 @@ static int oscar__bg_wcarve = -2; /* --wcarve: the preferred shared-memory carve
 static char oscar__bg_wchunks[128] = "2048"; /* --wchunks: the append sizes of the write diagnostics' chunked prefills */
 static int oscar__bg_rot = 1;   /* --rot: 0 none (INT2 without rotations), 1 hadamard, 2 hadamard with R_v absorbed, 3 dense */
 
+/* the item after the first of a comma-separated list, or NULL */
+static const char *oscar__bg_next(const char *list) {
+    const char *c = strchr(list, ',');
+    return c ? c + 1 : NULL;
+}
+
 static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
     int v = -1;
     if (!fn || cu->drv.cuFuncGetAttribute(&v, attr, fn)) return -1;
@@ -187,6 +193,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
     float tm[7], *h = NULL;
     double th[7];
     int i, seq, rc, chunk = 2048, reps = 7;
+    const char *cs;
     int S0 = 64, W = 256, P = 64, H = n >= S0 + W ? P * ((n - S0 - W) / P) : 0;
     size_t row = (size_t)Hkv * d, bytes;
     bytes = 2 * (size_t)n * row * 4 + (size_t)Hkv * 2 * ((size_t)(n - H) * d * 2 + (size_t)H * ((size_t)d / 4 + (size_t)(d / g) * 4));
@@ -227,9 +234,10 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
         return;
     }
     kv.append_wide = oscar__bg_wide;
-    if (oscar__bg_wcarve != -2) /* CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT */
-        for (i = 0; i < 2; i++)
-            if (i ? kv.fn_append_w : kv.fn_append) cu->drv.cuFuncSetAttribute(i ? kv.fn_append_w : kv.fn_append, 9, oscar__bg_wcarve);
+    if (oscar__bg_wcarve != -2) {
+        cu->drv.cuFuncSetAttribute(kv.fn_append, OSCAR__CU_FUNC_PREFERRED_CARVEOUT, oscar__bg_wcarve);
+        if (kv.fn_append_w) cu->drv.cuFuncSetAttribute(kv.fn_append_w, OSCAR__CU_FUNC_PREFERRED_CARVEOUT, oscar__bg_wcarve);
+    }
     h = (float *)malloc(sizeof(float) * chunk * row);
     rc = !h || oscar_cuda_malloc(cu, &dk, sizeof(float) * (size_t)n * row) || oscar_cuda_malloc(cu, &dv, sizeof(float) * (size_t)n * row);
     for (i = 0; !rc && i < n; i += chunk) { /* random rows, outlier channels in K */
@@ -302,16 +310,11 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
         }
         if (keep[0] >= 0) oscar_cuda_kv_seq_release(&kv, keep[0]);
         if (keep[1] >= 0) oscar_cuda_kv_seq_release(&kv, keep[1]);
-        for (i = 0; i < 64 && !rc; i++) { /* the same prefill in appends of each --wchunks size: the runs in the launches' parameters (the first size also uploaded) */
+        /* the same prefill in appends of each --wchunks size, the runs in the launches' parameters; the first size
+           a second time with them uploaded */
+        for (i = 0, cs = oscar__bg_wchunks; cs && (chunk = atoi(cs)) > 0 && !rc; i++, cs = i == 1 ? cs : oscar__bg_next(cs)) {
             float ms = 0.0f;
             const int ai = i == 1 ? 2 : 0;
-            const char *cs = oscar__bg_wchunks;
-            int ci;
-            for (ci = 0; ci < (i ? i - 1 : 0) && cs; ci++) /* size i - 1 of the list (i 0 and 1: the first) */
-                if ((cs = strchr(cs, ',')) != NULL) cs++;
-            if (!cs || !*cs) break;
-            chunk = atoi(cs);
-            if (chunk <= 0) break;
             kv.append_inline = ai;
             if ((rc = oscar_cuda_kv_seq_create(&kv, &seq)) == OSCAR_OK) {
                 int t;

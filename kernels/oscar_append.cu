@@ -1207,15 +1207,17 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     }
 }
 
-extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {
-    // dynamic shared memory, OSCAR__APPEND_SMEM bytes (oscar_append_smem, for the host):
-    // Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR] | (wgmma) Rh, Rl
+// the tiled kernels' body with CN n-tiles per accumulator chunk; dynamic shared memory, OSCAR__APPEND_SMEM bytes
+// (oscar_append_smem, for the host): Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR] | (wgmma) Rh, Rl
+template <int CN>
+static __device__ __forceinline__ void oscar__append_tiled(const oscar_append_params &p) {
     extern __shared__ __align__(16) oscar_u8 dsm[];
     oscar_u32 *ys = (oscar_u32 *)dsm;
     float *rs = (float *)(dsm + TR * D * 2);
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
-    oscar__append_impl<0, CNT>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
+    oscar__append_impl<0, CN>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
 }
+extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) { oscar__append_tiled<CNT>(p); }
 
 // oscar_append for long flush launches (the host takes it where a launch has many waves of tiles,
 // oscar_cuda_kv.append_wide): one n-tile per accumulator chunk and 8 blocks per SM (64 registers), where
@@ -1236,13 +1238,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 #endif
 extern "C" __device__ int oscar_append_w_built = OSCAR_APPEND_WIDE;
 #if OSCAR_APPEND_WIDE
-extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) {
-    extern __shared__ __align__(16) oscar_u8 dsm[];
-    oscar_u32 *ys = (oscar_u32 *)dsm;
-    float *rs = (float *)(dsm + TR * D * 2);
-    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
-    oscar__append_impl<0, OSCAR_APPEND_WCNT>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
-}
+extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) { oscar__append_tiled<OSCAR_APPEND_WCNT>(p); }
 #endif
 
 #ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)
