@@ -79,8 +79,10 @@
                           // IMMAs (a2 chained 2 KS); the same integers, so the same bytes (kernels/NOTES.md w36)
 #endif
 #ifndef OSCAR_APPEND_HOIST
-#define OSCAR_APPEND_HOIST 0 // 1: the rotation loop's B pointer and Y store addresses from per-thread bases set before it
-                             // (oscar__ysw(row, 8 n + 2 t) = ys base + 4 (n ^ g / 2)), not rebuilt per chunk (not measured)
+#define OSCAR_APPEND_HOIST 2 // the rotation loop's B pointer and Y store addresses from per-thread bases set before it
+                             // (oscar__ysw(row, 8 n + 2 t) = ys base + 4 (n ^ g / 2)), not rebuilt per chunk: 2 in
+                             // oscar_append_w only (2.6% faster on one long call, run s32-1), 1 in both kernels (level
+                             // to 1% slower on 2048-token appends through oscar_append), 0 in neither
 #endif
 #ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
 #if OSCAR_APPEND_WGMMA      // the B matrices in shared memory (50 KB per block at d 128) allow 4
@@ -872,7 +874,8 @@ static __device__ __forceinline__ void oscar__row_fold(const float *xr, const fl
 // (built by the host from oscar_rotation_q14), read through L1: the blocks of one (head, K|V) are
 // adjacent in the grid and share them there (5% faster at d 128 than a copy to shared memory per
 // tile, kernels/NOTES.md w21).
-template <bool A16, int CN> // 16-byte aligned input rows (else one float at a time); CN n-tiles per accumulator chunk
+template <bool A16, int CN, bool HS> // 16-byte aligned input rows (else one float at a time); CN n-tiles per accumulator chunk;
+                                     // HS: the B pointer and Y store base hoisted out of the loop (OSCAR_APPEND_HOIST)
 static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,
                                                             oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
@@ -947,7 +950,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             al[s][i] = __byte_perm(t01, t23, 0x6420u) ^ 0x80808080u;
         }
     // P = 2^16 Xh.Rh + 2^8 (Xh.Rl + Xl.Rh) + Xl.Rl, exact; y = fp32(P) * 2^(e - 28)
-    // (OSCAR_APPEND_HOIST: this lane's B fragments of n-tile nt0, and its Y word of row r0 for n-tile 0 before the swizzle:
+    // (HS: this lane's B fragments of n-tile nt0, and its Y word of row r0 for n-tile 0 before the swizzle:
     // row & 7 is g, so oscar__ysw(r0 + 8 h, 8 n + 2 t) = yb + 8 h D / 2 + 4 (n ^ g / 2))
     const uint4 *const Rb = Rf + (size_t)nt0 * 32 + lane;
     oscar_u32 *const yb = ys + r0 * (D / 2) + 2 * ((t >> 1) ^ (g & 1)) + (t & 1);
@@ -982,7 +985,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
         for (int s = 0; s < (OSCAR_APPEND_PROF == 1 ? 0 : KS); s++)
 #pragma unroll
             for (int j = 0; j < CN; j++) {
-                const uint4 b = OSCAR_APPEND_HOIST ? __ldg(Rb + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + c0 + j) * 32)
+                const uint4 b = HS ? __ldg(Rb + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + c0 + j) * 32)
                                                    : __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);
 #if OSCAR_APPEND_PROF == 6
                 a1[j][0] ^= b.x, a1[j][1] ^= b.y, a2[j][2] ^= b.z, a3[j][3] ^= b.w ^ ah[s][j & 3] ^ al[s][j & 3];
@@ -1018,16 +1021,16 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #endif
                 }
                 const int row = r0 + 8 * h, col = 8 * (nt0 + c0 + j) + 2 * t;
-                if (OSCAR_APPEND_HOIST) yb[8 * h * (D / 2) + 4 * ((nt0 + c0 + j) ^ (g >> 1))] = oscar__bf2(y[0], y[1]);
+                if (HS) yb[8 * h * (D / 2) + 4 * ((nt0 + c0 + j) ^ (g >> 1))] = oscar__bf2(y[0], y[1]);
                 else ys[oscar__ysw(row, col)] = oscar__bf2(y[0], y[1]);
             }
     }
 }
-template <int CN>
+template <int CN, bool HS>
 static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,
                                                           oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
-    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
-    else oscar__rotate_tile_t<false, CN>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
+    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN, HS>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
+    else oscar__rotate_tile_t<false, CN, HS>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
 }
 #endif
 
@@ -1082,7 +1085,7 @@ static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_para
 // KW 0: oscar_append (ys: Y [TR][D] in BF16, the rotated rows of a tile with input rows (oscar__ysw);
 // rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no
 // tile: xs, s_ss, s_bad unused, rs holds just the code bytes)
-template <int KW, int CN>
+template <int KW, int CN, bool HS = false>
 static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job, oscar_u8 *sb) {
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
@@ -1109,7 +1112,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         }
         tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all
         if (tiled) {
-            oscar__rotate_tile<CN>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);
+            oscar__rotate_tile<CN, HS>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);
             __syncthreads();
         }
 #if OSCAR_APPEND_PROF == 2
@@ -1209,15 +1212,15 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
 
 // the tiled kernels' body with CN n-tiles per accumulator chunk; dynamic shared memory, OSCAR__APPEND_SMEM bytes
 // (oscar_append_smem, for the host): Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR] | (wgmma) Rh, Rl
-template <int CN>
+template <int CN, bool HS>
 static __device__ __forceinline__ void oscar__append_tiled(const oscar_append_params &p) {
     extern __shared__ __align__(16) oscar_u8 dsm[];
     oscar_u32 *ys = (oscar_u32 *)dsm;
     float *rs = (float *)(dsm + TR * D * 2);
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
-    oscar__append_impl<0, CN>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
+    oscar__append_impl<0, CN, HS>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
 }
-extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) { oscar__append_tiled<CNT>(p); }
+extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) { oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1>(p); }
 
 // oscar_append for long flush launches (the host takes it where a launch has many waves of tiles,
 // oscar_cuda_kv.append_wide): one n-tile per accumulator chunk and 8 blocks per SM (64 registers), where
@@ -1238,7 +1241,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 #endif
 extern "C" __device__ int oscar_append_w_built = OSCAR_APPEND_WIDE;
 #if OSCAR_APPEND_WIDE
-extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) { oscar__append_tiled<OSCAR_APPEND_WCNT>(p); }
+extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) { oscar__append_tiled<OSCAR_APPEND_WCNT, OSCAR_APPEND_HOIST != 0>(p); }
 #endif
 
 #ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)

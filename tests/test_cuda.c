@@ -374,7 +374,7 @@ static int test_compile(void) {
         }
     { /* the dense write kernel's documented switches, where they build (d 128, INT2, sm_90): the warpgroup product,
          Xl.Rh in its own accumulator, 4 n-tiles per chunk, the rotation loop's hoisted addresses */
-        static const char *const sw[] = {"-DOSCAR_APPEND_WGMMA=1", "-DOSCAR_APPEND_A4=1", "-DOSCAR_APPEND_CNT=4", "-DOSCAR_APPEND_HOIST=1"};
+        static const char *const sw[] = {"-DOSCAR_APPEND_WGMMA=1", "-DOSCAR_APPEND_A4=1", "-DOSCAR_APPEND_CNT=4", "-DOSCAR_APPEND_HOIST=1", "-DOSCAR_APPEND_HOIST=0"};
         oscar_cuda_variant v = {128, 128, 1, 1, 64, 0, 0, 0};
         for (i = 0; i < (int)(sizeof sw / sizeof sw[0]); i++) {
             jobs[n].program = OSCAR_CUDA_PROG_APPEND;
