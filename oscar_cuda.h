@@ -2060,7 +2060,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#pragma unroll\n",
     "            for (int j = 0; j < CN; j++) {\n",
     "                const uint4 b = HS \? __ldg(Rb + ((size_t)(OSCAR_APPEND_PROF == 3 \? 0 : s) * (D / 8) + c0 + j) * 32)\n",
-    "                                                   : __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 \? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);\n",
+    "                                   : __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 \? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);\n",
     "#if OSCAR_APPEND_PROF == 6\n",
     "                a1[j][0] ^= b.x, a1[j][1] ^= b.y, a2[j][2] ^= b.z, a3[j][3] ^= b.w ^ ah[s][j & 3] ^ al[s][j & 3];\n",
     "                continue;\n",

@@ -986,7 +986,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #pragma unroll
             for (int j = 0; j < CN; j++) {
                 const uint4 b = HS ? __ldg(Rb + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + c0 + j) * 32)
-                                                   : __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);
+                                   : __ldg(Rf + ((size_t)(OSCAR_APPEND_PROF == 3 ? 0 : s) * (D / 8) + nt0 + c0 + j) * 32 + lane);
 #if OSCAR_APPEND_PROF == 6
                 a1[j][0] ^= b.x, a1[j][1] ^= b.y, a2[j][2] ^= b.z, a3[j][3] ^= b.w ^ ah[s][j & 3] ^ al[s][j & 3];
                 continue;
