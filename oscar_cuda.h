@@ -5850,11 +5850,9 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                     }
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
-            if (fa == kv->fn_append && kv->fn_append_w && kv->append_wide != 2 &&
-                (kv->append_wide == 1 || (long long)blocks * kv->Hkv * 2 >= (long long)OSCAR__WIDE_WAVES * kv->occ_append_w * (cu->sm_count > 0 ? cu->sm_count : 132)))
-                rc = oscar__launch(kv, kv->fn_append_w, "oscar_append_w", blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
-            else
-                rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
+            const int wide = fa == kv->fn_append && kv->fn_append_w && kv->append_wide != 2 &&
+                             (kv->append_wide == 1 || (long long)blocks * kv->Hkv * 2 >= (long long)OSCAR__WIDE_WAVES * kv->occ_append_w * (cu->sm_count > 0 ? cu->sm_count : 132));
+            rc = oscar__launch(kv, wide ? kv->fn_append_w : fa, wide ? "oscar_append_w" : fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
             if (rc && pinl) /* the block tables must still name the pages the sequences now hold */
                 for (i = 0; i < n_items; i++)
                     if (pn[i]) oscar__kv_bt_upload(kv, seqs[i], pf[i], pn[i]);

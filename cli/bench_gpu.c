@@ -103,14 +103,8 @@ static int oscar__bg_quality;  /* bit 0 (--center): the write path's caches cent
 static int oscar__bg_modes = 3; /* --mode: 1 bf16, 2 int2, 3 both, 4 (write) none: only the write path of --diag */
 static int oscar__bg_wide = 0;  /* --wide: oscar_cuda_kv.append_wide in the write diagnostics (0 automatic, 1 always, 2 never) */
 static int oscar__bg_wcarve = -2; /* --wcarve: the preferred shared-memory carveout (%) of oscar_append and oscar_append_w (-2: not set) */
-static char oscar__bg_wchunks[128] = "2048"; /* --wchunks: the append sizes of the write diagnostics' chunked prefills */
+static int oscar__bg_wchunks[16] = {2048}, oscar__bg_nwchunks = 1; /* --wchunks: the write diagnostics' chunked prefills' append sizes */
 static int oscar__bg_rot = 1;   /* --rot: 0 none (INT2 without rotations), 1 hadamard, 2 hadamard with R_v absorbed, 3 dense */
-
-/* the item after the first of a comma-separated list, or NULL */
-static const char *oscar__bg_next(const char *list) {
-    const char *c = strchr(list, ',');
-    return c ? c + 1 : NULL;
-}
 
 static int oscar__bg_attr(oscar_cuda *cu, oscar_cu_function fn, int attr) {
     int v = -1;
@@ -193,7 +187,6 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
     float tm[7], *h = NULL;
     double th[7];
     int i, seq, rc, chunk = 2048, reps = 7;
-    const char *cs;
     int S0 = 64, W = 256, P = 64, H = n >= S0 + W ? P * ((n - S0 - W) / P) : 0;
     size_t row = (size_t)Hkv * d, bytes;
     bytes = 2 * (size_t)n * row * 4 + (size_t)Hkv * 2 * ((size_t)(n - H) * d * 2 + (size_t)H * ((size_t)d / 4 + (size_t)(d / g) * 4));
@@ -312,9 +305,10 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
         if (keep[1] >= 0) oscar_cuda_kv_seq_release(&kv, keep[1]);
         /* the same prefill in appends of each --wchunks size, the runs in the launches' parameters; the first size
            a second time with them uploaded */
-        for (i = 0, cs = oscar__bg_wchunks; cs && (chunk = atoi(cs)) > 0 && !rc; i++, cs = i == 1 ? cs : oscar__bg_next(cs)) {
+        for (i = 0; i <= oscar__bg_nwchunks && !rc; i++) { /* i 1: the first size again, uploaded */
             float ms = 0.0f;
             const int ai = i == 1 ? 2 : 0;
+            chunk = oscar__bg_wchunks[i > 1 ? i - 1 : 0];
             kv.append_inline = ai;
             if ((rc = oscar_cuda_kv_seq_create(&kv, &seq)) == OSCAR_OK) {
                 int t;
@@ -851,9 +845,23 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--l2pf")) oscar__bg_l2pf = atoi(v);
         else if (!strcmp(a, "--cpolicy")) oscar__bg_cpolicy = atoi(v);
         else if (!strcmp(a, "--ccap")) oscar__bg_ccap = atoi(v);
-        else if (!strcmp(a, "--wide")) oscar__bg_wide = atoi(v);
+        else if (!strcmp(a, "--wide")) {
+            oscar__bg_wide = atoi(v);
+            if (strcmp(v, "0") && strcmp(v, "1") && strcmp(v, "2")) {
+                fprintf(stderr, "bench --gpu: --wide wants 0 (automatic), 1 (always) or 2 (never), not '%s'\n", v);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--wcarve")) oscar__bg_wcarve = atoi(v);
-        else if (!strcmp(a, "--wchunks")) snprintf(oscar__bg_wchunks, sizeof oscar__bg_wchunks, "%s", v);
+        else if (!strcmp(a, "--wchunks")) {
+            int k;
+            oscar__bg_nwchunks = oscar__bg_list(v, oscar__bg_wchunks, 16);
+            for (k = 0; k < oscar__bg_nwchunks && oscar__bg_wchunks[k] > 0; k++) {}
+            if (oscar__bg_nwchunks == 0 || k < oscar__bg_nwchunks) {
+                fprintf(stderr, "bench --gpu: --wchunks wants token counts above 0 such as 2048,8192, not '%s'\n", v);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--rot")) oscar__bg_rot = !strcmp(v, "none") ? 0 : !strcmp(v, "absorb") ? 2 : !strcmp(v, "dense") ? 3 : 1;
         else if (!strcmp(a, "--mode")) oscar__bg_modes = !strcmp(v, "bf16") ? 1 : !strcmp(v, "int2") ? 2 : !strcmp(v, "both") ? 3 : !strcmp(v, "write") ? 4 : 0;
         else {
