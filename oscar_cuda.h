@@ -423,6 +423,7 @@ typedef struct oscar_cuda_kv {
     oscar_cu_function fn_append_fwht; /* both append launches for such caches, d / 32 threads per row (group >= d / 8, sm_80+); NULL where not built */
     oscar_cu_function fn_append_w;    /* oscar_append for long flush launches (8 blocks per SM; append_wide); NULL where not built */
     int occ_append_w;                 /* its resident blocks per SM (the driver's occupancy; 8 where unknown) */
+    oscar_cu_function fn_append_s;    /* oscar_append for launches of few jobs (append_small); NULL where not built */
     int smem_decode[33], occ_decode[33]; /* dynamic shared memory, resident blocks per SM */
     int thr_decode[33], wk_decode[33];   /* threads per block; 1: fn_decode[G][0] is oscar_decode_w */
     int rqh_decode[33];                  /* query heads per block of oscar_rotate_q (divides G) */
@@ -498,6 +499,11 @@ typedef struct oscar_cuda_kv {
                                            goes through oscar_append_w (dense rotations, d 128, sm_90+: 8
                                            blocks per SM) where it is built; 1: every flush launch there; 2:
                                            never (tests, benchmarks). The same bytes either way */
+    int append_small;                   /* 0 (init): an append launch of at most OSCAR__SMALL_JOBS jobs per (KV
+                                           head, K|V) that oscar_append would take (dense rotations: a decode
+                                           step's one-token appends) goes through oscar_append_s, whose warps
+                                           share a tile's few rows; 1: every such launch; 2: never (tests,
+                                           benchmarks). The same bytes either way */
     int wht_warp;                       /* 0 (init): caches whose rotations are all H append through
                                            oscar_append_fwht where it is built; 1: through oscar_append_wht, a
                                            warp per row (tests, benchmarks) */
@@ -1158,6 +1164,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "                             // oscar_append_w only (2.6% faster on one long call, run s32-1), 1 in both kernels (level\n",
     "                             // to 1% slower on 2048-token appends through oscar_append), 0 in neither\n",
     "#endif\n",
+    "#define WPS ((D / 8 / CNT) < 4 \? (D / 8 / CNT) : 4) // oscar_append_s: warps on one MMA tile at most (its n-tiles a multiple of CNT)\n",
     "#ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);\n",
     "#if OSCAR_APPEND_WGMMA      // the B matrices in shared memory (50 KB per block at d 128) allow 4\n",
     "#define OSCAR_APPEND_MINB 4\n",
@@ -1948,11 +1955,19 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// (built by the host from oscar_rotation_q14), read through L1: the blocks of one (head, K|V) are\n",
     "// adjacent in the grid and share them there (5% faster at d 128 than a copy to shared memory per\n",
     "// tile, kernels/NOTES.md w21).\n",
-    "template <bool A16, int CN, bool HS> // 16-byte aligned input rows (else one float at a time); CN n-tiles per accumulator chunk;\n",
-    "                                     // HS: the B pointer and Y store base hoisted out of the loop (OSCAR_APPEND_HOIST)\n",
+    "template <bool A16, int CN, bool HS, bool SW> // 16-byte aligned input rows (else one float at a time); CN n-tiles per accumulator chunk;\n",
+    "                                              // HS: the B pointer and Y store base hoisted out of the loop (OSCAR_APPEND_HOIST);\n",
+    "                                              // SW: a tile whose jobs fill only mt of its 16-row MMA tiles (block-uniform) splits\n",
+    "                                              // each of those MMA tiles' columns over up to WPS warps (oscar_append_s)\n",
     "static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,\n",
-    "                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {\n",
+    "                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb, int mt) {\n",
     "    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;\n",
+    "    // warps per 16-row MMA tile and its n-tiles per warp: the build's WPT, or where the jobs fill 1 or 2 MMA tiles\n",
+    "    // (one-token appends of 1-32 sequences, a chunk's last tile) 4 / mt warps each, at most WPS: the chain of a\n",
+    "    // warp's product 4 / mt times shorter at d 128\n",
+    "    int wpt = WPT;\n",
+    "    if (SW && 4 / mt > WPT) wpt = 4 / mt < WPS \? 4 / mt : WPS;\n",
+    "    const int nnt = D / 8 / wpt;\n",
     "#if OSCAR_APPEND_WGMMA\n",
     "    // Rh and Rl into shared memory as the host laid them out for wgmma (oscar__kv_upload_frag):\n",
     "    // [Rh | Rl][k step][n / 8][k half][8 rows n][16 bytes k], in flight while the rows load\n",
@@ -1961,7 +1976,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#else\n",
     "    (void)sb;\n",
     "#endif\n",
-    "    const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;\n",
+    "    const int r0 = 16 * (warp / wpt) + g, nt0 = (warp % wpt) * nnt;\n",
     "    const float *xr[2];\n",
     "    float up[2], dn[2], mxs[2];\n",
     "#pragma unroll\n",
@@ -1998,7 +2013,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            ssv[h] = ss;\n",
     "        }\n",
     "    }\n",
-    "    if (t == 0 && warp % WPT == 0)\n",
+    "    if (t == 0 && warp % wpt == 0)\n",
     "#pragma unroll\n",
     "        for (int h = 0; h < 2; h++) {\n",
     "            s_ss[r0 + 8 * h] = ssv[h];\n",
@@ -2034,7 +2049,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    __syncthreads();\n",
     "#endif\n",
     "#pragma unroll 1\n",
-    "    for (int c0 = 0; c0 < NNT; c0 += CN) {\n",
+    "    for (int c0 = 0; c0 < nnt; c0 += CN) {\n",
     "        int a1[CN][4], a2[CN][4], a3[CN][4], a4[OSCAR_APPEND_A4 \? CN : 1][4];\n",
     "#pragma unroll\n",
     "        for (int j = 0; j < CN; j++)\n",
@@ -2100,11 +2115,11 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "            }\n",
     "    }\n",
     "}\n",
-    "template <int CN, bool HS>\n",
+    "template <int CN, bool HS, bool SW>\n",
     "static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,\n",
-    "                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {\n",
-    "    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN, HS>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
-    "    else oscar__rotate_tile_t<false, CN, HS>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);\n",
+    "                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb, int mt) {\n",
+    "    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN, HS, SW>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb, mt);\n",
+    "    else oscar__rotate_tile_t<false, CN, HS, SW>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb, mt);\n",
     "}\n",
     "#endif\n",
     "\n",
@@ -2159,7 +2174,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// KW 0: oscar_append (ys: Y [TR][D] in BF16, the rotated rows of a tile with input rows (oscar__ysw);\n",
     "// rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no\n",
     "// tile: xs, s_ss, s_bad unused, rs holds just the code bytes)\n",
-    "template <int KW, int CN, bool HS = false>\n",
+    "template <int KW, int CN, bool HS = false, bool SW = false>\n",
     "static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job, oscar_u8 *sb) {\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;\n",
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
@@ -2186,7 +2201,9 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        }\n",
     "        tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all\n",
     "        if (tiled) {\n",
-    "            oscar__rotate_tile<CN, HS>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);\n",
+    "            // the MMA tiles that hold the tile's jobs (the jobs past the launch's last are none)\n",
+    "            const int mt = p.n_jobs - job0 >= TR \? TR / 16 : (int)(p.n_jobs - job0 + 15) / 16;\n",
+    "            oscar__rotate_tile<CN, HS, SW>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb, mt);\n",
     "            __syncthreads();\n",
     "        }\n",
     "#if OSCAR_APPEND_PROF == 2\n",
@@ -2286,15 +2303,29 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "\n",
     "// the tiled kernels' body with CN n-tiles per accumulator chunk; dynamic shared memory, OSCAR__APPEND_SMEM bytes\n",
     "// (oscar_append_smem, for the host): Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR] | (wgmma) Rh, Rl\n",
-    "template <int CN, bool HS>\n",
+    "template <int CN, bool HS, bool SW>\n",
     "static __device__ __forceinline__ void oscar__append_tiled(const oscar_append_params &p) {\n",
     "    extern __shared__ __align__(16) oscar_u8 dsm[];\n",
     "    oscar_u32 *ys = (oscar_u32 *)dsm;\n",
     "    float *rs = (float *)(dsm + TR * D * 2);\n",
     "    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;\n",
-    "    oscar__append_impl<0, CN, HS>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);\n",
+    "    oscar__append_impl<0, CN, HS, SW>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);\n",
     "}\n",
-    "extern \"C\" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) { oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1>(p); }\n",
+    "extern \"C\" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) { oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1, false>(p); }\n",
+    "\n",
+    "// oscar_append for launches of few jobs per (head, K|V) (the host takes it where a launch has at most 32, the one-token\n",
+    "// appends of a decode step: oscar_cuda_kv.append_small): a tile whose jobs fill 1 or 2 of its 16-row MMA tiles rotates\n",
+    "// them with 4 or 2 warps (at most WPS) splitting each MMA tile's columns, where oscar_append gives a warp each MMA tile\n",
+    "// and the warps past the jobs rotate zeros: the product's chain a quarter as long for one row at d 128. A kernel of its\n",
+    "// own: the run-time split in oscar_append cost 1.4% on 2,048-token appends and 3% on long d 256 flushes (run s33-4).\n",
+    "// The same bytes. Built for INT2 caches without the warpgroup product (oscar_append_s_built says)\n",
+    "#if OSCAR_INT2 && !OSCAR_APPEND_WGMMA\n",
+    "#define OSCAR_APPEND_SMALL 1\n",
+    "extern \"C\" __global__ void OSCAR_APPEND_BOUNDS oscar_append_s(const oscar_append_params p) { oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1, true>(p); }\n",
+    "#else\n",
+    "#define OSCAR_APPEND_SMALL 0\n",
+    "#endif\n",
+    "extern \"C\" __device__ int oscar_append_s_built = OSCAR_APPEND_SMALL;\n",
     "\n",
     "// oscar_append for long flush launches (the host takes it where a launch has many waves of tiles,\n",
     "// oscar_cuda_kv.append_wide): one n-tile per accumulator chunk and 8 blocks per SM (64 registers), where\n",
@@ -2315,7 +2346,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#endif\n",
     "extern \"C\" __device__ int oscar_append_w_built = OSCAR_APPEND_WIDE;\n",
     "#if OSCAR_APPEND_WIDE\n",
-    "extern \"C\" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) { oscar__append_tiled<OSCAR_APPEND_WCNT, OSCAR_APPEND_HOIST != 0>(p); }\n",
+    "extern \"C\" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) { oscar__append_tiled<OSCAR_APPEND_WCNT, OSCAR_APPEND_HOIST != 0, false>(p); }\n",
     "#endif\n",
     "\n",
     "#ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)\n",
@@ -5385,6 +5416,17 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
                     kv->occ_append_w = 8;
             }
         }
+        /* the small launches' twin (dense rotations, INT2) */
+        kv->fn_append_s = NULL;
+        if (kv->int2 && kv->cfg.rot && !kv->wht) {
+            int sb = 0;
+            if (cu->drv.cuModuleGetGlobal(&sp, &sz, kv->mod_append, "oscar_append_s_built") == 0 && sz == sizeof(int) && cu->drv.cuMemcpyDtoH(&sb, sp, sizeof(int)) == 0 && sb == 1) {
+                if ((r = cu->drv.cuModuleGetFunction(&kv->fn_append_s, kv->mod_append, "oscar_append_s")) != 0)
+                    return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_s)"));
+                if (kv->smem_append > 48 * 1024 && (r = cu->drv.cuFuncSetAttribute(kv->fn_append_s, OSCAR__CU_FUNC_MAX_DYN_SMEM, kv->smem_append)) != 0)
+                    return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuFuncSetAttribute(oscar_append_s, max dynamic shared memory)"));
+            }
+        }
         kv->fn_append_wht = NULL;
         if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));
@@ -5673,6 +5715,11 @@ static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn
 /* rows (jobs) per oscar_append block: TR in kernels/oscar_append.cu */
 #define OSCAR__APPEND_TR(d) ((d) == 256 ? 32 : 64)
 #define OSCAR__FWHT_ROWS(d) (4096 / (d)) /* rows per block of oscar_append_fwht (FR) */
+/* an append launch of at most this many jobs per (KV head, K|V) that oscar_append would take goes through oscar_append_s
+   (append_small 0): one or two of a tile's MMA tiles hold them. Measured on the H100 (kernels/NOTES.md, thirty-third
+   session): one-token appends of fitted rotations 5.2-5.4 us back to back against 7.2-7.3 (batch 1), 9.4-9.5 against
+   10.7-10.8 (16 sequences), 14.6-14.7 against 15.4-15.5 (32) */
+#define OSCAR__SMALL_JOBS 32
 /* a flush launch of at least this many waves of oscar_append_w (occ_append_w blocks per SM) takes it (append_wide 0) */
 #ifndef OSCAR__WIDE_WAVES
 #define OSCAR__WIDE_WAVES 4
@@ -5688,6 +5735,14 @@ static void oscar__append_run(int *r, int job0, int pos0, int slot, int srcb, in
 /* pages first .. first + n of sequence seq's table into the device block table, on the cache's stream */
 static oscar_cu_result oscar__kv_bt_upload(oscar_cuda_kv *kv, int seq, int first, int n) {
     return kv->cu->drv.cuMemcpyHtoDAsync(kv->bt + ((size_t)seq * kv->max_pages + first) * sizeof(int), kv->seqs[seq].pages + first, sizeof(int) * (size_t)n, kv->stream);
+}
+
+/* the kernel of an append launch of n jobs per (KV head, K|V) for which fa was chosen: oscar_append_s in place of
+   oscar_append for small launches (append_small); *name follows it */
+static oscar_cu_function oscar__kv_append_fn(const oscar_cuda_kv *kv, oscar_cu_function fa, int n, const char **name) {
+    if (fa != kv->fn_append || !kv->fn_append_s || kv->append_small == 2 || (kv->append_small != 1 && n > OSCAR__SMALL_JOBS)) return fa;
+    *name = "oscar_append_s";
+    return kv->fn_append_s;
 }
 
 /* the append of counts[i] tokens to seqs[i] (rows src0[i].. of k, v) for one layer */
@@ -5852,7 +5907,9 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             p.n_runs = n_frun;
             const int wide = fa == kv->fn_append && kv->fn_append_w && kv->append_wide != 2 &&
                              (kv->append_wide == 1 || (long long)blocks * kv->Hkv * 2 >= (long long)OSCAR__WIDE_WAVES * kv->occ_append_w * (cu->sm_count > 0 ? cu->sm_count : 132));
-            rc = oscar__launch(kv, wide ? kv->fn_append_w : fa, wide ? "oscar_append_w" : fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
+            const char *fn_name = wide ? "oscar_append_w" : fa_name;
+            oscar_cu_function fn = wide ? kv->fn_append_w : oscar__kv_append_fn(kv, fa, n_flush, &fn_name);
+            rc = oscar__launch(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
             if (rc && pinl) /* the block tables must still name the pages the sequences now hold */
                 for (i = 0; i < n_items; i++)
                     if (pn[i]) oscar__kv_bt_upload(kv, seqs[i], pf[i], pn[i]);
@@ -5861,9 +5918,11 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             unsigned blocks = (unsigned)(((size_t)n_write + fa_rows - 1) / fa_rows);
             if (inl) memcpy(p.inl, kv->h_jobs + 8 * (size_t)n_frun, sizeof(int) * 8 * (size_t)(n_runs - n_frun));
             else p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
+            const char *fn_name = fa_name;
+            oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_write, &fn_name);
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
-            rc = oscar__launch(kv, fa, fa_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
+            rc = oscar__launch(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
         }
     }
     oscar_cuda_pop(cu);

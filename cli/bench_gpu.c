@@ -88,6 +88,7 @@ typedef struct oscar__bg_result {
 } oscar__bg_result;
 
 static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch times of the INT2 decode */
+static int oscar__bg_step;   /* --step: also time a decode step, the one-token append of every sequence and then attend */
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
 static int oscar__bg_poll; /* --poll N: oscar_cuda_kv.poll (0: auto, 1: the merge always polls per-KV-head split counts, 2: never) */
@@ -102,6 +103,7 @@ static int oscar__bg_quality;  /* bit 0 (--center): the write path's caches cent
                                   builds its own append module */
 static int oscar__bg_modes = 3; /* --mode: 1 bf16, 2 int2, 3 both, 4 (write) none: only the write path of --diag */
 static int oscar__bg_wide = 0;  /* --wide: oscar_cuda_kv.append_wide in the write diagnostics (0 automatic, 1 always, 2 never) */
+static int oscar__bg_small = 0; /* --small: oscar_cuda_kv.append_small in the write diagnostics and the decode step (0 automatic, 1 always, 2 never) */
 static int oscar__bg_wcarve = -2; /* --wcarve: the preferred shared-memory carveout (%) of oscar_append and oscar_append_w (-2: not set) */
 static int oscar__bg_wchunks[16] = {2048}, oscar__bg_nwchunks = 1; /* --wchunks: the write diagnostics' chunked prefills' append sizes */
 static int oscar__bg_rot = 1;   /* --rot: 0 none (INT2 without rotations), 1 hadamard, 2 hadamard with R_v absorbed, 3 dense */
@@ -227,6 +229,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
         return;
     }
     kv.append_wide = oscar__bg_wide;
+    kv.append_small = oscar__bg_small;
     if (oscar__bg_wcarve != -2) {
         cu->drv.cuFuncSetAttribute(kv.fn_append, OSCAR__CU_FUNC_PREFERRED_CARVEOUT, oscar__bg_wcarve);
         if (kv.fn_append_w) cu->drv.cuFuncSetAttribute(kv.fn_append_w, OSCAR__CU_FUNC_PREFERRED_CARVEOUT, oscar__bg_wcarve);
@@ -528,6 +531,70 @@ static double oscar__bg_graph(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs
     return rc ? -1.0 : best;
 }
 
+/* --step: what a decode step of one layer costs: the new token's K and V of every sequence appended
+   (oscar_cuda_kv_append_batch: rows of dk, dv) and then the attend call, against the append alone; median
+   of events around each (from an idle GPU) and iters back to back. Every append grows the cache by a
+   token (a flush of a page every P tokens is in the back-to-back figures as an engine would meet it); the
+   pool holds 8 spare pages per sequence (--step), 4 iters appends per layer at most here */
+static int oscar__bg_step_time(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, int B, oscar_cu_ptr dk, oscar_cu_ptr dv, oscar_cu_ptr dout, oscar_cu_ptr dq, int Hq, int L,
+                               int iters, int ctx, int int2) {
+    oscar_cu_event e0 = NULL, e1 = NULL;
+    double us[2][3], host[2] = {0.0, 0.0}; /* [append | step][events median | events max | back to back]; the host per back-to-back call */
+    struct timespec h0, h1;
+    int i, w, rc = OSCAR_OK;
+    float *times;
+    if (4 * iters > 8 * kv->P * L - 2 * kv->P) {
+        printf("step B=%d ctx=%d: %d appends per layer would outgrow the spare pages; not timed\n", B, ctx, 4 * iters / L);
+        return OSCAR_OK;
+    }
+    times = (float *)malloc(sizeof(float) * (size_t)iters);
+    if (!times) return OSCAR_ERR_NOMEM;
+    if (cu->drv.cuEventCreate(&e0, 0) || cu->drv.cuEventCreate(&e1, 0)) {
+        if (e0) cu->drv.cuEventDestroy(e0);
+        free(times);
+        return OSCAR_ERR_CUDA;
+    }
+    for (w = 0; w < 2 && !rc; w++) { /* 0: the append alone; 1: append + attend */
+        float ms = 0.0f;
+        cu->drv.cuCtxSynchronize();
+        for (i = 0; i < iters && !rc; i++) {
+            cu->drv.cuEventRecord(e0, kv->stream);
+            rc = oscar_cuda_kv_append_batch(kv, i % L, seqs, B, dk, dv);
+            if (!rc && w) rc = oscar_cuda_kv_attend(kv, i % L, seqs, B, dout, dq, Hq, 0.0f);
+            cu->drv.cuEventRecord(e1, kv->stream);
+            cu->drv.cuEventSynchronize(e1);
+            cu->drv.cuEventElapsedTime(&times[i], e0, e1);
+        }
+        if (rc) break;
+        qsort(times, (size_t)iters, sizeof(float), oscar__bg_cmp);
+        us[w][0] = 1000.0 * times[iters / 2];
+        us[w][1] = 1000.0 * times[iters - 1];
+        cu->drv.cuEventRecord(e0, kv->stream);
+        clock_gettime(CLOCK_MONOTONIC, &h0);
+        for (i = 0; i < iters && !rc; i++) {
+            rc = oscar_cuda_kv_append_batch(kv, i % L, seqs, B, dk, dv);
+            if (!rc && w) rc = oscar_cuda_kv_attend(kv, i % L, seqs, B, dout, dq, Hq, 0.0f);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &h1);
+        host[w] = (1e6 * (double)(h1.tv_sec - h0.tv_sec) + 1e-3 * (double)(h1.tv_nsec - h0.tv_nsec)) / iters;
+        cu->drv.cuEventRecord(e1, kv->stream);
+        cu->drv.cuEventSynchronize(e1);
+        cu->drv.cuEventElapsedTime(&ms, e0, e1);
+        us[w][2] = 1000.0 * ms / iters;
+    }
+    if (!rc) rc = oscar_cuda_kv_errors(kv);
+    cu->drv.cuEventDestroy(e0);
+    cu->drv.cuEventDestroy(e1);
+    free(times);
+    if (rc) {
+        printf("step B=%d ctx=%d: %s\n", B, ctx, kv->msg);
+        return rc;
+    }
+    printf("step %s B=%d ctx=%d: append of one token per sequence %.1f us (max %.1f; back to back %.1f, host %.1f); append + attend %.1f us (max %.1f; back to back %.1f, host %.1f)\n",
+           int2 ? "int2" : "bf16", B, ctx, us[0][0], us[0][1], us[0][2], host[0], us[1][0], us[1][1], us[1][2], host[1]);
+    return OSCAR_OK;
+}
+
 /* one configuration: fill a cache, check the output, time attend */
 static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int Hkv, int d, int g, int iters, oscar__bg_result *res) {
     oscar_kv_config cfg;
@@ -559,7 +626,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     cfg.mode = int2 ? OSCAR_KV_INT2 : OSCAR_KV_BF16;
     cfg.group_size = g;
     cfg.page_size = P;
-    cfg.max_pages = B * (ctx / P + 2);
+    cfg.max_pages = B * (ctx / P + (oscar__bg_step ? 8 : 2)); /* --step appends up to 4 iters tokens over L layers */
     cfg.max_seqs = B;
     if (int2 && oscar__bg_rot) {
         rc = oscar_rotations_alloc(&rot, L, d, Hkv, 0);
@@ -599,6 +666,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     kv.wig = oscar__bg_wig;
     kv.cmerge = oscar__bg_cmerge;
     kv.l2pf = oscar__bg_l2pf;
+    kv.append_small = oscar__bg_small;
     kv.cluster_policy = oscar__bg_cpolicy;
     kv.cluster_cap = oscar__bg_ccap;
     rows = (size_t)chunk * Hkv * d;
@@ -700,6 +768,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     }
     res->graph_us = rc ? -1.0 : oscar__bg_graph(cu, &kv, seqs, B, dout, dq, Hq, L, iters);
     if (!rc) oscar__bg_wprof(cu, &kv, seqs, B, dout, dq, Hq, Hkv, L, ctx);
+    if (!rc && oscar__bg_step) rc = oscar__bg_step_time(cu, &kv, seqs, B, dk, dv, dout, dq, Hq, L, iters, ctx, int2);
     if (!rc && oscar__bg_diag && int2) oscar__bg_diag_attend(cu, &kv, seqs, B, dout, dq, Hq, L, iters, ctx);
     cu->drv.cuEventDestroy(e0);
     cu->drv.cuEventDestroy(e1);
@@ -786,8 +855,9 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--rot hadamard|none|absorb|dense] [--diag] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--small 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--rot hadamard|none|absorb|dense] [--diag] [--step] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
+                   "  --step: also a decode step per layer: the one-token append of every sequence, then attend (events from an idle GPU, and back to back)\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
                    "  --poll N: oscar_cuda_kv.poll: 0 automatic (the merge polls per-KV-head split counts from 64 (sequence, KV head) pairs up), 1 always, 2 never\n"
                    "  --wig N: oscar_cuda_kv.wig: 0 automatic (INT2 d 128 G 4: the block's warps take its units in turn from 64 pairs up), 1 always, 2 never\n"
@@ -801,11 +871,16 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
                    "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n"
                    "  --mode write: no decode rows, only --diag's write path (e.g. to profile its kernels alone)\n"
                    "  --wide N: oscar_cuda_kv.append_wide in the write path: 0 automatic (long flush launches of dense rotations through oscar_append_w), 1 always, 2 never\n"
+                   "  --small N: oscar_cuda_kv.append_small in the write path and --step: 0 automatic (launches of <= 32 jobs per KV head of dense rotations through oscar_append_s), 1 always, 2 never\n"
                    "  --wcarve N: the write path's kernels (oscar_append, oscar_append_w) prefer N%% of the SM's unified memory as shared memory (-1: no preference)\n"
                    "  --wchunks A,B: the write path's chunked prefills, appends of A tokens (also with the runs uploaded), then B, ... (default 2048)\n"
                    "  --quality: the write path's caches center rows by means and use the gain encoder (center 1, k_gain, v_gain); --center, --gain: one of the two\n"
                    "  --arch N: compile the kernels as PTX for compute_N (e.g. 80: what an A100 runs, here finished by the driver for this device)\n");
             return 0;
+        }
+        if (!strcmp(a, "--step")) {
+            oscar__bg_step = 1;
+            continue;
         }
         if (!strcmp(a, "--diag")) {
             oscar__bg_diag = 1;
@@ -845,12 +920,12 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--l2pf")) oscar__bg_l2pf = atoi(v);
         else if (!strcmp(a, "--cpolicy")) oscar__bg_cpolicy = atoi(v);
         else if (!strcmp(a, "--ccap")) oscar__bg_ccap = atoi(v);
-        else if (!strcmp(a, "--wide")) {
-            oscar__bg_wide = atoi(v);
+        else if (!strcmp(a, "--wide") || !strcmp(a, "--small")) {
             if (strcmp(v, "0") && strcmp(v, "1") && strcmp(v, "2")) {
-                fprintf(stderr, "bench --gpu: --wide wants 0 (automatic), 1 (always) or 2 (never), not '%s'\n", v);
+                fprintf(stderr, "bench --gpu: %s wants 0 (automatic), 1 (always) or 2 (never), not '%s'\n", a, v);
                 return 2;
             }
+            *(a[2] == 'w' ? &oscar__bg_wide : &oscar__bg_small) = atoi(v);
         }
         else if (!strcmp(a, "--wcarve")) oscar__bg_wcarve = atoi(v);
         else if (!strcmp(a, "--wchunks")) {

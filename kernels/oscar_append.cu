@@ -84,6 +84,7 @@
                              // oscar_append_w only (2.6% faster on one long call, run s32-1), 1 in both kernels (level
                              // to 1% slower on 2048-token appends through oscar_append), 0 in neither
 #endif
+#define WPS ((D / 8 / CNT) < 4 ? (D / 8 / CNT) : 4) // oscar_append_s: warps on one MMA tile at most (its n-tiles a multiple of CNT)
 #ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);
 #if OSCAR_APPEND_WGMMA      // the B matrices in shared memory (50 KB per block at d 128) allow 4
 #define OSCAR_APPEND_MINB 4
@@ -874,11 +875,19 @@ static __device__ __forceinline__ void oscar__row_fold(const float *xr, const fl
 // (built by the host from oscar_rotation_q14), read through L1: the blocks of one (head, K|V) are
 // adjacent in the grid and share them there (5% faster at d 128 than a copy to shared memory per
 // tile, kernels/NOTES.md w21).
-template <bool A16, int CN, bool HS> // 16-byte aligned input rows (else one float at a time); CN n-tiles per accumulator chunk;
-                                     // HS: the B pointer and Y store base hoisted out of the loop (OSCAR_APPEND_HOIST)
+template <bool A16, int CN, bool HS, bool SW> // 16-byte aligned input rows (else one float at a time); CN n-tiles per accumulator chunk;
+                                              // HS: the B pointer and Y store base hoisted out of the loop (OSCAR_APPEND_HOIST);
+                                              // SW: a tile whose jobs fill only mt of its 16-row MMA tiles (block-uniform) splits
+                                              // each of those MMA tiles' columns over up to WPS warps (oscar_append_s)
 static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,
-                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
+                                                            oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb, int mt) {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    // warps per 16-row MMA tile and its n-tiles per warp: the build's WPT, or where the jobs fill 1 or 2 MMA tiles
+    // (one-token appends of 1-32 sequences, a chunk's last tile) 4 / mt warps each, at most WPS: the chain of a
+    // warp's product 4 / mt times shorter at d 128
+    int wpt = WPT;
+    if (SW && 4 / mt > WPT) wpt = 4 / mt < WPS ? 4 / mt : WPS;
+    const int nnt = D / 8 / wpt;
 #if OSCAR_APPEND_WGMMA
     // Rh and Rl into shared memory as the host laid them out for wgmma (oscar__kv_upload_frag):
     // [Rh | Rl][k step][n / 8][k half][8 rows n][16 bytes k], in flight while the rows load
@@ -887,7 +896,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
 #else
     (void)sb;
 #endif
-    const int r0 = 16 * (warp / WPT) + g, nt0 = (warp % WPT) * NNT;
+    const int r0 = 16 * (warp / wpt) + g, nt0 = (warp % wpt) * nnt;
     const float *xr[2];
     float up[2], dn[2], mxs[2];
 #pragma unroll
@@ -924,7 +933,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             ssv[h] = ss;
         }
     }
-    if (t == 0 && warp % WPT == 0)
+    if (t == 0 && warp % wpt == 0)
 #pragma unroll
         for (int h = 0; h < 2; h++) {
             s_ss[r0 + 8 * h] = ssv[h];
@@ -960,7 +969,7 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
     __syncthreads();
 #endif
 #pragma unroll 1
-    for (int c0 = 0; c0 < NNT; c0 += CN) {
+    for (int c0 = 0; c0 < nnt; c0 += CN) {
         int a1[CN][4], a2[CN][4], a3[CN][4], a4[OSCAR_APPEND_A4 ? CN : 1][4];
 #pragma unroll
         for (int j = 0; j < CN; j++)
@@ -1026,11 +1035,11 @@ static __device__ __forceinline__ void oscar__rotate_tile_t(const oscar_append_p
             }
     }
 }
-template <int CN, bool HS>
+template <int CN, bool HS, bool SW>
 static __device__ __forceinline__ void oscar__rotate_tile(const oscar_append_params &p, const float *X, const float *mu, const uint4 *Rf, int head,
-                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb) {
-    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN, HS>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
-    else oscar__rotate_tile_t<false, CN, HS>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb);
+                                                          oscar_u32 *ys, float *s_ss, int *s_bad, const int4 *s_job, oscar_u8 *sb, int mt) {
+    if (((p.k | p.v) & 15u) == 0u) oscar__rotate_tile_t<true, CN, HS, SW>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb, mt);
+    else oscar__rotate_tile_t<false, CN, HS, SW>(p, X, mu, Rf, head, ys, s_ss, s_bad, s_job, sb, mt);
 }
 #endif
 
@@ -1085,7 +1094,7 @@ static __device__ __forceinline__ void oscar__flush_tile(const oscar_append_para
 // KW 0: oscar_append (ys: Y [TR][D] in BF16, the rotated rows of a tile with input rows (oscar__ysw);
 // rs: the warps' code bytes); KW 1: oscar_append_wht, H rotations only (rows transformed per warp, no
 // tile: xs, s_ss, s_bad unused, rs holds just the code bytes)
-template <int KW, int CN, bool HS = false>
+template <int KW, int CN, bool HS = false, bool SW = false>
 static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job, oscar_u8 *sb) {
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
@@ -1112,7 +1121,9 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         }
         tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all
         if (tiled) {
-            oscar__rotate_tile<CN, HS>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb);
+            // the MMA tiles that hold the tile's jobs (the jobs past the launch's last are none)
+            const int mt = p.n_jobs - job0 >= TR ? TR / 16 : (int)(p.n_jobs - job0 + 15) / 16;
+            oscar__rotate_tile<CN, HS, SW>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb, mt);
             __syncthreads();
         }
 #if OSCAR_APPEND_PROF == 2
@@ -1212,15 +1223,29 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
 
 // the tiled kernels' body with CN n-tiles per accumulator chunk; dynamic shared memory, OSCAR__APPEND_SMEM bytes
 // (oscar_append_smem, for the host): Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR] | (wgmma) Rh, Rl
-template <int CN, bool HS>
+template <int CN, bool HS, bool SW>
 static __device__ __forceinline__ void oscar__append_tiled(const oscar_append_params &p) {
     extern __shared__ __align__(16) oscar_u8 dsm[];
     oscar_u32 *ys = (oscar_u32 *)dsm;
     float *rs = (float *)(dsm + TR * D * 2);
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
-    oscar__append_impl<0, CN, HS>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
+    oscar__append_impl<0, CN, HS, SW>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
 }
-extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) { oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1>(p); }
+extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) { oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1, false>(p); }
+
+// oscar_append for launches of few jobs per (head, K|V) (the host takes it where a launch has at most 32, the one-token
+// appends of a decode step: oscar_cuda_kv.append_small): a tile whose jobs fill 1 or 2 of its 16-row MMA tiles rotates
+// them with 4 or 2 warps (at most WPS) splitting each MMA tile's columns, where oscar_append gives a warp each MMA tile
+// and the warps past the jobs rotate zeros: the product's chain a quarter as long for one row at d 128. A kernel of its
+// own: the run-time split in oscar_append cost 1.4% on 2,048-token appends and 3% on long d 256 flushes (run s33-4).
+// The same bytes. Built for INT2 caches without the warpgroup product (oscar_append_s_built says)
+#if OSCAR_INT2 && !OSCAR_APPEND_WGMMA
+#define OSCAR_APPEND_SMALL 1
+extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append_s(const oscar_append_params p) { oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1, true>(p); }
+#else
+#define OSCAR_APPEND_SMALL 0
+#endif
+extern "C" __device__ int oscar_append_s_built = OSCAR_APPEND_SMALL;
 
 // oscar_append for long flush launches (the host takes it where a launch has many waves of tiles,
 // oscar_cuda_kv.append_wide): one n-tile per accumulator chunk and 8 blocks per SM (64 registers), where
@@ -1241,7 +1266,7 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 #endif
 extern "C" __device__ int oscar_append_w_built = OSCAR_APPEND_WIDE;
 #if OSCAR_APPEND_WIDE
-extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) { oscar__append_tiled<OSCAR_APPEND_WCNT, OSCAR_APPEND_HOIST != 0>(p); }
+extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) { oscar__append_tiled<OSCAR_APPEND_WCNT, OSCAR_APPEND_HOIST != 0, false>(p); }
 #endif
 
 #ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)

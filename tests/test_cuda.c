@@ -1155,6 +1155,9 @@ static void test_flush_edges(oscar_cuda *cu) {
             hs.gpu.append_inline = fw == 1 ? 2 : 0; /* the second pass uploads its runs */
             /* dense d 128 on sm_90+: the first and third passes flush through oscar_append_w, the second through oscar_append */
             hs.gpu.append_wide = fw == 1 ? 2 : 1;
+            /* dense: every launch that oscar_append would take goes through oscar_append_s in the first pass (its tiles
+               of 1-64 rows), none in the second, the small ones (one-token appends) in the third */
+            hs.gpu.append_small = fw == 0 ? 1 : fw == 1 ? 2 : 0;
             hs.misalign = cf[ci].dense && fw; /* dense: the second and third passes take input rows 4 bytes past a 16-byte boundary */
             if (fw == 2 && !hs.gpu.fn_append_w) { /* the third pass is for oscar_append_w (sm_90+) only */
                 harness_free(&hs);
@@ -1165,6 +1168,7 @@ static void test_flush_edges(oscar_cuda *cu) {
             CHECK(hs.gpu.wht == !cf[ci].dense, "flush edges d %d: the GPU cache %s H rotations", d, hs.gpu.wht ? "takes dense ones for" : "does not see");
             CHECK(cu->arch < 80 || cf[ci].dense || hs.gpu.fn_append_fwht, "flush edges d %d g %d: oscar_append_fwht not built for sm_%d", d, cf[ci].g, cu->arch);
             CHECK(cu->arch < 90 || !cf[ci].dense || d != 128 || hs.gpu.fn_append_w, "flush edges d %d g %d: oscar_append_w not built for sm_%d", d, cf[ci].g, cu->arch);
+            CHECK(!cf[ci].dense || hs.gpu.fn_append_s, "flush edges d %d g %d: oscar_append_s not built for sm_%d", d, cf[ci].g, cu->arch);
             for (i = 0; i < 2; i++) {
                 oscar_kv_seq_create(&hs.cpu, &seqs[i]);
                 oscar_cuda_kv_seq_create(&hs.gpu, &seqs[i]);
@@ -1183,8 +1187,9 @@ static void test_flush_edges(oscar_cuda *cu) {
             }
             printf("%s  flush edges d %3d g %3d clips %5.2f/%5.2f  %s\n", g_fail == bad0 ? "ok  " : "FAIL", d, cf[ci].g, cf[ci].kc, cf[ci].vc,
                    cf[ci].dense ? (fw == 1 ? "dense: oscar_append, input rows not 16-byte aligned"
-                                   : fw == 2 ? "dense: oscar_append_w, input rows not 16-byte aligned"
-                                      : (hs.gpu.fn_append_w ? "dense: oscar_append_w (fixed point on integer tensor cores, 8 blocks per SM)" : "dense: oscar_append (fixed point on integer tensor cores)"))
+                                   : fw == 2 ? "dense: oscar_append_w, oscar_append_s for small launches, input rows not 16-byte aligned"
+                                      : (hs.gpu.fn_append_w ? "dense: oscar_append_w (fixed point on integer tensor cores, 8 blocks per SM), oscar_append_s for the rest"
+                                                            : "dense: oscar_append_s for every launch (fixed point on integer tensor cores)"))
                                 : (fw ? "oscar_append_wht (wht_warp = 1)" : (hs.gpu.fn_append_fwht ? "oscar_append_fwht" : "oscar_append_wht (oscar_append_fwht not built here)")));
             harness_free(&hs);
         }
