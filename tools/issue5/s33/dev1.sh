@@ -1,8 +1,8 @@
 #!/bin/sh
 # tools/issue5/s33/dev1.sh - run 1: the whole GPU test on the thirty-second session's final tree (its review commit,
-# (OSCAR_APPEND_STAGGER is in tools/issue5/s33/stagger.patch now: apply it to rerun this script)
 # 2602ca8, had not run on a GPU), then the write path with the first wave's blocks staggered (OSCAR_APPEND_STAGGER,
 # timing only: are tiles that start in step held in step, their rotation phases contending for the tensor pipe?).
+# (OSCAR_APPEND_STAGGER is in tools/issue5/s33/stagger.patch now: apply it to rerun this script)
 O=${OUT:-build/s33_1}; mkdir -p "$O"
 export OSCAR_CUDA_CACHE_DIR=/tmp/oscar_kc
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

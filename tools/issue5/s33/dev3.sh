@@ -1,8 +1,8 @@
 #!/bin/sh
 # tools/issue5/s33/dev3.sh - run 3: OSCAR_APPEND_SMALLW (a tile whose jobs all lie in its first 16 rows splits that MMA
-# (OSCAR_APPEND_SMALLW was replaced by the kernel oscar_append_s before the session ended: this script is the record of its run)
 # tile's columns over 4 warps at d 128): the whole GPU test with it (the default now), then the decode step (bench
 # --step: one-token appends, then attend) with it and without, two rounds interleaved, H and fitted rotations.
+# (OSCAR_APPEND_SMALLW was replaced by the kernel oscar_append_s before the session ended: this script is the record of its run)
 O=${OUT:-build/s33_3}; mkdir -p "$O"
 export OSCAR_CUDA_CACHE_DIR=/tmp/oscar_kc
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader

@@ -1,8 +1,8 @@
 #!/bin/sh
 # tools/issue5/s33/dev4.sh - run 4: OSCAR_APPEND_SMALLW generalised (tiles whose jobs fill 1 or 2 MMA tiles: 4 or 2
-# (OSCAR_APPEND_SMALLW was replaced by the kernel oscar_append_s before the session ended: this script is the record of its run)
 # warps per MMA tile): the whole GPU test, the dense decode step at batch 1-32 with it and without (two rounds), and
 # the write path (d 128: one call and 2,048-token appends; d 256) with it and without.
+# (OSCAR_APPEND_SMALLW was replaced by the kernel oscar_append_s before the session ended: this script is the record of its run)
 O=${OUT:-build/s33_4}; mkdir -p "$O"
 export OSCAR_CUDA_CACHE_DIR=/tmp/oscar_kc
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
