@@ -474,6 +474,10 @@ typedef struct oscar_cuda_kv {
     int decode_pdl;                     /* 0 (init) or 1: the decode kernel is launched to start while the
                                            query rotation runs (programmatic dependent launch); 2: after it
                                            (tests, tuning) */
+    int append_pdl;                     /* 0 (init) or 1: the append kernels are launched to start while the
+                                           stream's previous kernel runs and let the next one start early
+                                           (a decode step's attend during its append; sm_90+); 2: after it
+                                           (tests, tuning) */
     int qwht;                           /* 0 (init): where every rotation is H, the decode kernel rotates the
                                            queries itself by the fast transform (no oscar_rotate_q launch);
                                            2: never (tests, tuning) */
@@ -1075,6 +1079,24 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "static __device__ __forceinline__ void oscar_cp_commit(void) { asm volatile(\"cp.async.commit_group;\\n\" ::); }\n",
     "static __device__ __forceinline__ void oscar_cp_wait0(void) { asm volatile(\"cp.async.wait_group 0;\\n\" ::); }\n",
     "static __device__ __forceinline__ void oscar_cp_wait1(void) { asm volatile(\"cp.async.wait_group 1;\\n\" ::); }\n",
+    "\n",
+    "// programmatic dependent launch (sm_90+; no-ops before): the host launches the append kernels,\n",
+    "// oscar_rotate_q, oscar_decode_w and oscar_merge so that each may start while the previous kernel of\n",
+    "// the stream runs. A kernel calls oscar_pdl_wait before it reads anything the previous kernel wrote (that\n",
+    "// returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch\n",
+    "// to let the next kernel start early; the merges, where the host passes split counts, poll the\n",
+    "// count of their KV head instead. oscar_merge never lets the next kernel in early, so the next\n",
+    "// call's kernels cannot overwrite the scratch it reads.\n",
+    "static __device__ __forceinline__ void oscar_pdl_wait(void) {\n",
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
+    "    asm volatile(\"griddepcontrol.wait;\\n\" ::: \"memory\");\n",
+    "#endif\n",
+    "}\n",
+    "static __device__ __forceinline__ void oscar_pdl_launch(void) {\n",
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
+    "    asm volatile(\"griddepcontrol.launch_dependents;\\n\" ::: \"memory\");\n",
+    "#endif\n",
+    "}\n",
     0};
 /* kernels/oscar_append.cu */
 static const char *const oscar__src_oscar_append_cu[] = {
@@ -2181,6 +2203,10 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    const long long job0 = (long long)blockIdx.x * TR;\n",
     "    const float *X = (const float *)(isv \? p.v : p.k);\n",
     "    const float *MU = oscar__mean_row(p, isv, head); // subtracted from the input rows before anything else\n",
+    "    // launched to start while the previous kernel runs (oscar_cuda_kv.append_pdl): nothing it wrote (input rows,\n",
+    "    // block tables, ring rows) is read or written before the wait; then the next kernel may start\n",
+    "    oscar_pdl_wait();\n",
+    "    oscar_pdl_launch();\n",
     "    oscar__bt_inline(p);\n",
     "#if OSCAR_INT2\n",
     "    // the B fragments of the layer's (head's) fixed-point rotation, D * D * 2 bytes (H caches: the\n",
@@ -2385,6 +2411,8 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    const int tid = threadIdx.x, t = tid % FT, lane = tid & 31;\n",
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
     "    const long long job = (long long)blockIdx.x * FR + tid / FT;\n",
+    "    oscar_pdl_wait(); // as oscar__append_impl\n",
+    "    oscar_pdl_launch();\n",
     "    oscar__bt_inline(p);\n",
     "    const bool valid = job < p.n_jobs;\n",
     "    const int4 jb = oscar__fjob(p, job);\n",
@@ -2498,24 +2526,6 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "// softmax, and accumulated into registers. The block writes its unnormalised output with its max\n",
     "// and sum; oscar_merge combines the splits.\n",
     "#include \"oscar_common.cuh\"\n",
-    "\n",
-    "// programmatic dependent launch (sm_90+; no-ops before): the host launches oscar_rotate_q,\n",
-    "// oscar_decode_w and oscar_merge so that each may start while the previous kernel of the stream\n",
-    "// runs. A kernel calls oscar_pdl_wait before it reads anything the previous kernel wrote (that\n",
-    "// returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch\n",
-    "// to let the next kernel start early; the merges, where the host passes split counts, poll the\n",
-    "// count of their KV head instead. oscar_merge never lets the next kernel in early, so the next\n",
-    "// call's kernels cannot overwrite the scratch it reads.\n",
-    "static __device__ __forceinline__ void oscar_pdl_wait(void) {\n",
-    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
-    "    asm volatile(\"griddepcontrol.wait;\\n\" ::: \"memory\");\n",
-    "#endif\n",
-    "}\n",
-    "static __device__ __forceinline__ void oscar_pdl_launch(void) {\n",
-    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
-    "    asm volatile(\"griddepcontrol.launch_dependents;\\n\" ::: \"memory\");\n",
-    "#endif\n",
-    "}\n",
     "\n",
     "// thread block clusters (sm_90+; the cluster-merge decode kernels are built there only). oscar_cluster_sync:\n",
     "// every thread of every block of the cluster arrives, then waits (release / acquire: the shared-memory writes\n",
@@ -5708,9 +5718,6 @@ static int oscar__launch_cx(oscar_cuda_kv *kv, oscar_cu_function fn, const char 
 static int oscar__launch_ex(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params, int pdl) {
     return oscar__launch_cx(kv, fn, fn_name, gx, gy, gz, block, smem, params, pdl, 0);
 }
-static int oscar__launch(oscar_cuda_kv *kv, oscar_cu_function fn, const char *fn_name, unsigned gx, unsigned gy, unsigned gz, unsigned block, unsigned smem, void *params) {
-    return oscar__launch_ex(kv, fn, fn_name, gx, gy, gz, block, smem, params, 0);
-}
 
 /* rows (jobs) per oscar_append block: TR in kernels/oscar_append.cu */
 #define OSCAR__APPEND_TR(d) ((d) == 256 ? 32 : 64)
@@ -5909,7 +5916,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                              (kv->append_wide == 1 || (long long)blocks * kv->Hkv * 2 >= (long long)OSCAR__WIDE_WAVES * kv->occ_append_w * (cu->sm_count > 0 ? cu->sm_count : 132));
             const char *fn_name = wide ? "oscar_append_w" : fa_name;
             oscar_cu_function fn = wide ? kv->fn_append_w : oscar__kv_append_fn(kv, fa, n_flush, &fn_name);
-            rc = oscar__launch(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
+            rc = oscar__launch_ex(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p, kv->append_pdl != 2);
             if (rc && pinl) /* the block tables must still name the pages the sequences now hold */
                 for (i = 0; i < n_items; i++)
                     if (pn[i]) oscar__kv_bt_upload(kv, seqs[i], pf[i], pn[i]);
@@ -5922,7 +5929,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_write, &fn_name);
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
-            rc = oscar__launch(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p);
+            rc = oscar__launch_ex(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p, kv->append_pdl != 2);
         }
     }
     oscar_cuda_pop(cu);

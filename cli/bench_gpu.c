@@ -91,6 +91,7 @@ static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch time
 static int oscar__bg_step;   /* --step: also time a decode step, the one-token append of every sequence and then attend */
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
+static int oscar__bg_apdl; /* --apdl N: oscar_cuda_kv.append_pdl (0: the append kernels start during the previous kernel and let the next start early, 2: not) */
 static int oscar__bg_poll; /* --poll N: oscar_cuda_kv.poll (0: auto, 1: the merge always polls per-KV-head split counts, 2: never) */
 static int oscar__bg_wig;  /* --wig N: oscar_cuda_kv.wig (0: auto, 1: the interleaved decode wherever built, 2: never) */
 static int oscar__bg_l2pf; /* --l2pf N: oscar_cuda_kv.l2pf (0: auto, 1: the decode's L2 prefetch at every batch, 2: never) */
@@ -230,6 +231,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
     }
     kv.append_wide = oscar__bg_wide;
     kv.append_small = oscar__bg_small;
+    kv.append_pdl = oscar__bg_apdl;
     if (oscar__bg_wcarve != -2) {
         cu->drv.cuFuncSetAttribute(kv.fn_append, OSCAR__CU_FUNC_PREFERRED_CARVEOUT, oscar__bg_wcarve);
         if (kv.fn_append_w) cu->drv.cuFuncSetAttribute(kv.fn_append_w, OSCAR__CU_FUNC_PREFERRED_CARVEOUT, oscar__bg_wcarve);
@@ -662,6 +664,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     kv.splits = oscar__bg_splits;
     kv.hsplit = oscar__bg_hsplit;
     kv.decode_pdl = oscar__bg_dpdl;
+    kv.append_pdl = oscar__bg_apdl;
     kv.poll = oscar__bg_poll;
     kv.wig = oscar__bg_wig;
     kv.cmerge = oscar__bg_cmerge;
@@ -855,7 +858,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--poll 0|1|2] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--small 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--rot hadamard|none|absorb|dense] [--diag] [--step] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--apdl 0|2] [--poll 0|1|2] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--small 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--rot hadamard|none|absorb|dense] [--diag] [--step] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --step: also a decode step per layer: the one-token append of every sequence, then attend (events from an idle GPU, and back to back)\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
@@ -914,6 +917,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
         else if (!strcmp(a, "--hsplit")) oscar__bg_hsplit = atoi(v);
         else if (!strcmp(a, "--dpdl")) oscar__bg_dpdl = atoi(v);
+        else if (!strcmp(a, "--apdl")) oscar__bg_apdl = atoi(v);
         else if (!strcmp(a, "--poll")) oscar__bg_poll = atoi(v);
         else if (!strcmp(a, "--wig")) oscar__bg_wig = atoi(v);
         else if (!strcmp(a, "--cmerge")) oscar__bg_cmerge = atoi(v);

@@ -1101,6 +1101,10 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     const long long job0 = (long long)blockIdx.x * TR;
     const float *X = (const float *)(isv ? p.v : p.k);
     const float *MU = oscar__mean_row(p, isv, head); // subtracted from the input rows before anything else
+    // launched to start while the previous kernel runs (oscar_cuda_kv.append_pdl): nothing it wrote (input rows,
+    // block tables, ring rows) is read or written before the wait; then the next kernel may start
+    oscar_pdl_wait();
+    oscar_pdl_launch();
     oscar__bt_inline(p);
 #if OSCAR_INT2
     // the B fragments of the layer's (head's) fixed-point rotation, D * D * 2 bytes (H caches: the
@@ -1305,6 +1309,8 @@ extern "C" __global__ void __launch_bounds__(128, OSCAR_FWHT_MINB) oscar_append_
     const int tid = threadIdx.x, t = tid % FT, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
     const long long job = (long long)blockIdx.x * FR + tid / FT;
+    oscar_pdl_wait(); // as oscar__append_impl
+    oscar_pdl_launch();
     oscar__bt_inline(p);
     const bool valid = job < p.n_jobs;
     const int4 jb = oscar__fjob(p, job);

@@ -173,3 +173,21 @@ static __device__ __forceinline__ void oscar_cp_async16(void *smem, const void *
 static __device__ __forceinline__ void oscar_cp_commit(void) { asm volatile("cp.async.commit_group;\n" ::); }
 static __device__ __forceinline__ void oscar_cp_wait0(void) { asm volatile("cp.async.wait_group 0;\n" ::); }
 static __device__ __forceinline__ void oscar_cp_wait1(void) { asm volatile("cp.async.wait_group 1;\n" ::); }
+
+// programmatic dependent launch (sm_90+; no-ops before): the host launches the append kernels,
+// oscar_rotate_q, oscar_decode_w and oscar_merge so that each may start while the previous kernel of
+// the stream runs. A kernel calls oscar_pdl_wait before it reads anything the previous kernel wrote (that
+// returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch
+// to let the next kernel start early; the merges, where the host passes split counts, poll the
+// count of their KV head instead. oscar_merge never lets the next kernel in early, so the next
+// call's kernels cannot overwrite the scratch it reads.
+static __device__ __forceinline__ void oscar_pdl_wait(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void oscar_pdl_launch(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}

@@ -13,24 +13,6 @@
 // and sum; oscar_merge combines the splits.
 #include "oscar_common.cuh"
 
-// programmatic dependent launch (sm_90+; no-ops before): the host launches oscar_rotate_q,
-// oscar_decode_w and oscar_merge so that each may start while the previous kernel of the stream
-// runs. A kernel calls oscar_pdl_wait before it reads anything the previous kernel wrote (that
-// returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch
-// to let the next kernel start early; the merges, where the host passes split counts, poll the
-// count of their KV head instead. oscar_merge never lets the next kernel in early, so the next
-// call's kernels cannot overwrite the scratch it reads.
-static __device__ __forceinline__ void oscar_pdl_wait(void) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;\n" ::: "memory");
-#endif
-}
-static __device__ __forceinline__ void oscar_pdl_launch(void) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-#endif
-}
-
 // thread block clusters (sm_90+; the cluster-merge decode kernels are built there only). oscar_cluster_sync:
 // every thread of every block of the cluster arrives, then waits (release / acquire: the shared-memory writes
 // before it are visible to the whole cluster after it). oscar_ld_cluster: the float of block `rank`'s shared
