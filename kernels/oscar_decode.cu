@@ -2096,6 +2096,9 @@ extern "C" __global__ void __launch_bounds__(OSCAR_RQT1) oscar_rotate_q1(const o
 // H, out = o . H by the fast transform, a warp per head. A kernel of its own: the branch in the
 // product kernels cost fitted rotations 0.2-0.7 us per batch-1 call; at more than one wave (batch
 // 8-32) it measured slower than the product (kernels/NOTES.md v46)
+#ifndef OSCAR_MTRIG // timing: the merges let the next kernel launch early, 1 at their start, 2 after their partial loads; 0
+#define OSCAR_MTRIG 0 // (default): only at their end, so the next kernel's blocks are placed on an empty machine (run s33-8:
+#endif              // 2 took 1 x 8K from 9.7 to 9.1-9.2 us in a graph but 1 x 32K from 14.8 to 17.0, 1 x 128K 34.1 to 42.2-42.5)
 template <int NH, int VW>
 static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &p) {
     __shared__ float os[NH * D];
@@ -2110,6 +2113,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     const float *RT = p.rot ? (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h0 / p.gqa : 0)) * D * D : (const float *)0;
     float r[RCH];
     OSCAR_TSTAMP(oscar_mprof, 4096, 0);
+    if (OSCAR_MTRIG == 1) oscar_pdl_launch();
     if (RT) {
 #pragma unroll
         for (int k = 0; k < RCH; k++) r[k] = k < rps ? RT[(size_t)(i0 + k) * D + c] : 0.0f;
@@ -2204,6 +2208,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
                 }
         }
     }
+    if (OSCAR_MTRIG == 2) oscar_pdl_launch(); // every partial this thread reads is in its sums
     // sum over the slices; normalise; un-rotate; the V mean back (cfg.center 1: the rows were stored
     // less it, the weights sum to 1; one fp32 add as the CPU cache)
     const float *vmo = p.vmo ? (const float *)p.vmo + ((size_t)p.layer * (p.Hq / p.gqa) + h0 / p.gqa) * D : (const float *)0;
