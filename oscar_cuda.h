@@ -1140,7 +1140,6 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#define TR (D == 256 \? 32 : 64) // tile rows per block (must equal OSCAR__APPEND_TR(d) in oscar_cuda.h)\n",
     "#define WPT (64 / TR)           // warps per 16-row MMA tile (they split its columns)\n",
     "#define KS (D / 32)             // k steps of mma.m16n8k32\n",
-    "#define NNT (D / 8 / WPT)       // 8-column n-tiles per warp\n",
     "#ifndef OSCAR_APPEND_CNT\n",
     "#define CNT (OSCAR_APPEND_WGMMA \? 4 : D >= 128 \? 2 : 4) // n-tiles per accumulator chunk of the rotation (d 128: 2, 3%\n",
     "                               // faster than 4 on 2048-token appends, level on one long call, run s31-1; wgmma: 4)\n",
@@ -1970,8 +1969,8 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "}\n",
     "// Y = X . R for the tile's input rows, as the CPU's oscar_rotate_row_q14 computes it, rounded to\n",
     "// BF16 into ys (oscar__ysw: [TR][D / 2] words, 4-column units swizzled by row); per row the sum of\n",
-    "// squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / WPT) .. +16 and\n",
-    "// n-tiles (w % WPT) NNT .. +NNT; lane (g, t) holds rows g and g + 8 (the mma layouts: A elements\n",
+    "// squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / wpt) .. +16 and\n",
+    "// n-tiles (w % wpt) nnt .. +nnt (wpt = WPT but in oscar_append_s's small tiles, nnt = D / 8 / wpt); lane (g, t) holds rows g and g + 8 (the mma layouts: A elements\n",
     "// (row, 4 t + i) and (row, 16 + 4 t + i) per k step; accumulators (row, 8 n + 2 t + {0, 1})). Rows\n",
     "// past the launch or without input (window rows; s_job: the tile's jobs) are zeros. Rf: the B fragments in global memory,\n",
     "// [KS][D / 8][32 lanes] uint4 {Rh k 4t.., Rh k 16+4t.., Rl k 4t.., Rl k 16+4t..} of column 8 n + g\n",
@@ -5351,6 +5350,31 @@ static int oscar__kv_upload_means(oscar_cuda_kv *kv, const oscar_rotations *ro) 
     return rc;
 }
 
+/* *fn: the append module's kernel `name` where the module built it (its int NAME_built is 1), else NULL; smem: it
+   takes the module's dynamic shared memory (smem_append) */
+static int oscar__kv_append_opt(oscar_cuda_kv *kv, const char *name, int smem, oscar_cu_function *fn) {
+    oscar_cuda *cu = kv->cu;
+    oscar_cu_ptr gp = 0;
+    size_t gs = 0;
+    int built = 0;
+    oscar_cu_result r;
+    char what[96];
+    *fn = NULL;
+    snprintf(what, sizeof what, "%s_built", name);
+    if (cu->drv.cuModuleGetGlobal(&gp, &gs, kv->mod_append, what) != 0 || gs != sizeof(int) || cu->drv.cuMemcpyDtoH(&built, gp, sizeof(int)) != 0 || built != 1)
+        return OSCAR_OK;
+    if ((r = cu->drv.cuModuleGetFunction(fn, kv->mod_append, name)) != 0) {
+        snprintf(what, sizeof what, "cuModuleGetFunction(%s)", name);
+        return oscar__kv_fail(kv, oscar__cu_fail(cu, r, what));
+    }
+    if (smem && kv->smem_append > 48 * 1024 && (r = cu->drv.cuFuncSetAttribute(*fn, OSCAR__CU_FUNC_MAX_DYN_SMEM, kv->smem_append)) != 0) {
+        *fn = NULL;
+        snprintf(what, sizeof what, "cuFuncSetAttribute(%s, max dynamic shared memory)", name);
+        return oscar__kv_fail(kv, oscar__cu_fail(cu, r, what));
+    }
+    return OSCAR_OK;
+}
+
 static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     oscar_cuda *cu = kv->cu;
     oscar_cuda_variant v;
@@ -5419,43 +5443,20 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
         }
         OSCAR_CUDA_FREE(kv->h_kbal);
         kv->h_kbal = NULL;
-        /* the long launches' twin of oscar_append (dense rotations, d 128, sm_90+) */
-        kv->fn_append_w = NULL;
+        /* the twins of oscar_append for long flush launches (d 128, sm_90+) and small launches (dense rotations,
+           INT2), and the H kernel with d / 32 threads per row (sm_80+, groups of at least d / 8 channels) */
+        kv->fn_append_w = kv->fn_append_s = kv->fn_append_fwht = NULL;
         if (kv->int2 && kv->cfg.rot && !kv->wht) {
-            int wb = 0;
-            if (cu->drv.cuModuleGetGlobal(&sp, &sz, kv->mod_append, "oscar_append_w_built") == 0 && sz == sizeof(int) && cu->drv.cuMemcpyDtoH(&wb, sp, sizeof(int)) == 0 && wb == 1) {
-                if ((r = cu->drv.cuModuleGetFunction(&kv->fn_append_w, kv->mod_append, "oscar_append_w")) != 0)
-                    return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_w)"));
-                if (kv->smem_append > 48 * 1024 && (r = cu->drv.cuFuncSetAttribute(kv->fn_append_w, OSCAR__CU_FUNC_MAX_DYN_SMEM, kv->smem_append)) != 0)
-                    return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuFuncSetAttribute(oscar_append_w, max dynamic shared memory)"));
-                if (cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&kv->occ_append_w, kv->fn_append_w, 128, (size_t)kv->smem_append) != 0 || kv->occ_append_w <= 0)
-                    kv->occ_append_w = 8;
-            }
-        }
-        /* the small launches' twin (dense rotations, INT2) */
-        kv->fn_append_s = NULL;
-        if (kv->int2 && kv->cfg.rot && !kv->wht) {
-            int sb = 0;
-            if (cu->drv.cuModuleGetGlobal(&sp, &sz, kv->mod_append, "oscar_append_s_built") == 0 && sz == sizeof(int) && cu->drv.cuMemcpyDtoH(&sb, sp, sizeof(int)) == 0 && sb == 1) {
-                if ((r = cu->drv.cuModuleGetFunction(&kv->fn_append_s, kv->mod_append, "oscar_append_s")) != 0)
-                    return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_s)"));
-                if (kv->smem_append > 48 * 1024 && (r = cu->drv.cuFuncSetAttribute(kv->fn_append_s, OSCAR__CU_FUNC_MAX_DYN_SMEM, kv->smem_append)) != 0)
-                    return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuFuncSetAttribute(oscar_append_s, max dynamic shared memory)"));
-            }
+            if ((rc = oscar__kv_append_opt(kv, "oscar_append_w", 1, &kv->fn_append_w)) != OSCAR_OK) return rc;
+            if (kv->fn_append_w &&
+                (cu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(&kv->occ_append_w, kv->fn_append_w, 128, (size_t)kv->smem_append) != 0 || kv->occ_append_w <= 0))
+                kv->occ_append_w = 8;
+            if ((rc = oscar__kv_append_opt(kv, "oscar_append_s", 1, &kv->fn_append_s)) != OSCAR_OK) return rc;
         }
         kv->fn_append_wht = NULL;
         if (kv->wht && (r = cu->drv.cuModuleGetFunction(&kv->fn_append_wht, kv->mod_append, "oscar_append_wht")) != 0)
             return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_wht)"));
-        /* the H kernel with d / 32 threads per row: built for sm_80+ with groups of at least d / 8 channels */
-        kv->fn_append_fwht = NULL;
-        if (kv->wht) {
-            int fb = 0;
-            oscar_cu_ptr fp = 0;
-            size_t fs = 0;
-            if (cu->drv.cuModuleGetGlobal(&fp, &fs, kv->mod_append, "oscar_append_fwht_built") == 0 && fs == sizeof(int) && cu->drv.cuMemcpyDtoH(&fb, fp, sizeof(int)) == 0 && fb == 1 &&
-                (r = cu->drv.cuModuleGetFunction(&kv->fn_append_fwht, kv->mod_append, "oscar_append_fwht")) != 0)
-                return oscar__kv_fail(kv, oscar__cu_fail(cu, r, "cuModuleGetFunction(oscar_append_fwht)"));
-        }
+        if (kv->wht && (rc = oscar__kv_append_opt(kv, "oscar_append_fwht", 0, &kv->fn_append_fwht)) != OSCAR_OK) return rc;
     }
     return OSCAR_OK;
 }
@@ -5729,9 +5730,9 @@ static int oscar__launch_ex(oscar_cuda_kv *kv, oscar_cu_function fn, const char 
 #define OSCAR__APPEND_TR(d) ((d) == 256 ? 32 : 64)
 #define OSCAR__FWHT_ROWS(d) (4096 / (d)) /* rows per block of oscar_append_fwht (FR) */
 /* an append launch of at most this many jobs per (KV head, K|V) that oscar_append would take goes through oscar_append_s
-   (append_small 0): one or two of a tile's MMA tiles hold them. Measured on the H100 (kernels/NOTES.md, thirty-third
-   session): one-token appends of fitted rotations 5.2-5.4 us back to back against 7.2-7.3 (batch 1), 9.4-9.5 against
-   10.7-10.8 (16 sequences), 14.6-14.7 against 15.4-15.5 (32) */
+   (append_small 0): one or two of a tile's MMA tiles hold them. Measured on the H100 (kernels/NOTES.md w40, run s33-5):
+   one-token appends of fitted rotations 5.3 us back to back against 7.1-7.2 (batch 1), 9.4-9.5 against 10.7 (16
+   sequences), 14.5-14.7 against 15.3 (32) */
 #define OSCAR__SMALL_JOBS 32
 /* a flush launch of at least this many waves of oscar_append_w (occ_append_w blocks per SM) takes it (append_wide 0) */
 #ifndef OSCAR__WIDE_WAVES
@@ -5750,12 +5751,22 @@ static oscar_cu_result oscar__kv_bt_upload(oscar_cuda_kv *kv, int seq, int first
     return kv->cu->drv.cuMemcpyHtoDAsync(kv->bt + ((size_t)seq * kv->max_pages + first) * sizeof(int), kv->seqs[seq].pages + first, sizeof(int) * (size_t)n, kv->stream);
 }
 
-/* the kernel of an append launch of n jobs per (KV head, K|V) for which fa was chosen: oscar_append_s in place of
-   oscar_append for small launches (append_small); *name follows it */
-static oscar_cu_function oscar__kv_append_fn(const oscar_cuda_kv *kv, oscar_cu_function fa, int n, const char **name) {
-    if (fa != kv->fn_append || !kv->fn_append_s || kv->append_small == 2 || (kv->append_small != 1 && n > OSCAR__SMALL_JOBS)) return fa;
-    *name = "oscar_append_s";
-    return kv->fn_append_s;
+/* the kernel of an append launch of n jobs per (KV head, K|V) in blocks x 2 Hkv blocks (flush: a flush launch) for
+   which fa was chosen: where fa is oscar_append, oscar_append_w for long flush launches (append_wide) and
+   oscar_append_s for small launches (append_small); *name follows it */
+static oscar_cu_function oscar__kv_append_fn(const oscar_cuda_kv *kv, oscar_cu_function fa, int n, unsigned blocks, int flush, const char **name) {
+    const long long sms = kv->cu->sm_count > 0 ? kv->cu->sm_count : 132;
+    if (fa != kv->fn_append) return fa;
+    if (flush && kv->fn_append_w && kv->append_wide != 2 &&
+        (kv->append_wide == 1 || (long long)blocks * kv->Hkv * 2 >= (long long)OSCAR__WIDE_WAVES * kv->occ_append_w * sms)) {
+        *name = "oscar_append_w";
+        return kv->fn_append_w;
+    }
+    if (kv->fn_append_s && kv->append_small != 2 && (kv->append_small == 1 || n <= OSCAR__SMALL_JOBS)) {
+        *name = "oscar_append_s";
+        return kv->fn_append_s;
+    }
+    return fa;
 }
 
 /* the append of counts[i] tokens to seqs[i] (rows src0[i].. of k, v) for one layer */
@@ -5918,10 +5929,8 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                     }
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
-            const int wide = fa == kv->fn_append && kv->fn_append_w && kv->append_wide != 2 &&
-                             (kv->append_wide == 1 || (long long)blocks * kv->Hkv * 2 >= (long long)OSCAR__WIDE_WAVES * kv->occ_append_w * (cu->sm_count > 0 ? cu->sm_count : 132));
-            const char *fn_name = wide ? "oscar_append_w" : fa_name;
-            oscar_cu_function fn = wide ? kv->fn_append_w : oscar__kv_append_fn(kv, fa, n_flush, &fn_name);
+            const char *fn_name = fa_name;
+            oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_flush, blocks, 1, &fn_name);
             rc = oscar__launch_ex(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p, kv->append_pdl != 2);
             if (rc && pinl) /* the block tables must still name the pages the sequences now hold */
                 for (i = 0; i < n_items; i++)
@@ -5932,7 +5941,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             if (inl) memcpy(p.inl, kv->h_jobs + 8 * (size_t)n_frun, sizeof(int) * 8 * (size_t)(n_runs - n_frun));
             else p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             const char *fn_name = fa_name;
-            oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_write, &fn_name);
+            oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_write, blocks, 0, &fn_name);
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
             rc = oscar__launch_ex(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p, kv->append_pdl != 2);

@@ -858,7 +858,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--apdl 0|2] [--poll 0|1|2] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--small 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--rot hadamard|none|absorb|dense] [--diag] [--step] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--apdl 0|1|2] [--poll 0|1|2] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--small 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--rot hadamard|none|absorb|dense] [--diag] [--step] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --step: also a decode step per layer: the one-token append of every sequence, then attend (events from an idle GPU, and back to back)\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
@@ -917,19 +917,20 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--splits")) oscar__bg_splits = atoi(v);
         else if (!strcmp(a, "--hsplit")) oscar__bg_hsplit = atoi(v);
         else if (!strcmp(a, "--dpdl")) oscar__bg_dpdl = atoi(v);
-        else if (!strcmp(a, "--apdl")) oscar__bg_apdl = atoi(v);
         else if (!strcmp(a, "--poll")) oscar__bg_poll = atoi(v);
         else if (!strcmp(a, "--wig")) oscar__bg_wig = atoi(v);
         else if (!strcmp(a, "--cmerge")) oscar__bg_cmerge = atoi(v);
         else if (!strcmp(a, "--l2pf")) oscar__bg_l2pf = atoi(v);
         else if (!strcmp(a, "--cpolicy")) oscar__bg_cpolicy = atoi(v);
         else if (!strcmp(a, "--ccap")) oscar__bg_ccap = atoi(v);
-        else if (!strcmp(a, "--wide") || !strcmp(a, "--small")) {
+        else if (!strcmp(a, "--wide") || !strcmp(a, "--small") || !strcmp(a, "--apdl")) {
             if (strcmp(v, "0") && strcmp(v, "1") && strcmp(v, "2")) {
                 fprintf(stderr, "bench --gpu: %s wants 0 (automatic), 1 (always) or 2 (never), not '%s'\n", a, v);
                 return 2;
             }
-            *(a[2] == 'w' ? &oscar__bg_wide : &oscar__bg_small) = atoi(v);
+            if (!strcmp(a, "--wide")) oscar__bg_wide = atoi(v);
+            else if (!strcmp(a, "--small")) oscar__bg_small = atoi(v);
+            else oscar__bg_apdl = atoi(v);
         }
         else if (!strcmp(a, "--wcarve")) oscar__bg_wcarve = atoi(v);
         else if (!strcmp(a, "--wchunks")) {

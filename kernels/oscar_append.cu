@@ -37,7 +37,6 @@
 #define TR (D == 256 ? 32 : 64) // tile rows per block (must equal OSCAR__APPEND_TR(d) in oscar_cuda.h)
 #define WPT (64 / TR)           // warps per 16-row MMA tile (they split its columns)
 #define KS (D / 32)             // k steps of mma.m16n8k32
-#define NNT (D / 8 / WPT)       // 8-column n-tiles per warp
 #ifndef OSCAR_APPEND_CNT
 #define CNT (OSCAR_APPEND_WGMMA ? 4 : D >= 128 ? 2 : 4) // n-tiles per accumulator chunk of the rotation (d 128: 2, 3%
                                // faster than 4 on 2048-token appends, level on one long call, run s31-1; wgmma: 4)
@@ -867,8 +866,8 @@ static __device__ __forceinline__ void oscar__row_fold(const float *xr, const fl
 }
 // Y = X . R for the tile's input rows, as the CPU's oscar_rotate_row_q14 computes it, rounded to
 // BF16 into ys (oscar__ysw: [TR][D / 2] words, 4-column units swizzled by row); per row the sum of
-// squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / WPT) .. +16 and
-// n-tiles (w % WPT) NNT .. +NNT; lane (g, t) holds rows g and g + 8 (the mma layouts: A elements
+// squares and a non-finite flag into s_ss / s_bad. Warp w takes rows 16 (w / wpt) .. +16 and
+// n-tiles (w % wpt) nnt .. +nnt (wpt = WPT but in oscar_append_s's small tiles, nnt = D / 8 / wpt); lane (g, t) holds rows g and g + 8 (the mma layouts: A elements
 // (row, 4 t + i) and (row, 16 + 4 t + i) per k step; accumulators (row, 8 n + 2 t + {0, 1})). Rows
 // past the launch or without input (window rows; s_job: the tile's jobs) are zeros. Rf: the B fragments in global memory,
 // [KS][D / 8][32 lanes] uint4 {Rh k 4t.., Rh k 16+4t.., Rl k 4t.., Rl k 16+4t..} of column 8 n + g
