@@ -443,6 +443,11 @@ typedef struct oscar_cuda_kv {
                                            head per block (for caches whose rotations are all H,
                                            oscar_merge_h at every batch); 2: the query heads of a
                                            KV head per block (tests, tuning) */
+    int merge_threads;                  /* 0 (init): oscar_merge_h (caches whose rotations are all H, small
+                                           batches) runs 256 threads per block where its splits fit one round
+                                           of loads (at most 48), else 512 (measured: 1 x 8K 0.3 us faster in
+                                           a graph, kernels/NOTES.md v61); > 0: this many (a multiple of the
+                                           head dimension, at most 512; tests, tuning) */
     int poll;                           /* 0 (init): the merge polls per-KV-head split counts instead of
                                            waiting for the whole decode grid where the batch holds >= 64
                                            KV heads (measured: faster at batch 8-32, slower at batch 1,
@@ -2554,6 +2559,11 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "#ifdef OSCAR_WPROF\n",
     "extern \"C\" {\n",
     "__device__ unsigned long long oscar_rprof[1024 * 3], oscar_mprof[4096 * 3];\n",
+    "// phases in cycles from the block's start (clock64): decode blocks [0] the query in shared memory, [1] its\n",
+    "// transform done, [2] its normalisers done, [3] the split's weights done (epilogue), [4] thread 0's BF16 fragments\n",
+    "// done, [5] its INT2 fragments done, [6] the barrier after them; merge blocks [0] the wait done, [1] the partials\n",
+    "// summed, [2] the slices summed, [3] the end, [4] thread 0's partial loads arrived, [5] its split weights done\n",
+    "__device__ unsigned long long oscar_wph[OSCAR_WPROF * 8], oscar_mph[4096 * 8];\n",
     "}\n",
     "static __device__ __forceinline__ unsigned long long oscar_gtime(void) {\n",
     "    unsigned long long t;\n",
@@ -2565,8 +2575,14 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        const unsigned bi_ = blockIdx.x + gridDim.x * blockIdx.y;                          \\\n",
     "        if (threadIdx.x == 0 && bi_ < (cap)) arr[3 * bi_ + (k)] = oscar_gtime();           \\\n",
     "    } while (0)\n",
+    "#define OSCAR_PHASE(arr, cap, k, c0)                                                       \\\n",
+    "    do {                                                                                   \\\n",
+    "        const unsigned bi_ = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); \\\n",
+    "        if (threadIdx.x == 0 && bi_ < (cap)) arr[8 * bi_ + (k)] = (unsigned long long)(clock64() - (c0)); \\\n",
+    "    } while (0)\n",
     "#else\n",
     "#define OSCAR_TSTAMP(arr, cap, k)\n",
+    "#define OSCAR_PHASE(arr, cap, k, c0)\n",
     "#endif\n",
     "\n",
     "#ifndef OSCAR_D\n",
@@ -3533,10 +3549,17 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
     "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head\n",
     "    const int Hq = p.Hkv * OSCAR_HSPLIT * G;\n",
+    "#ifndef OSCAR_WPROF\n",
+    "#define W_PH(k)\n",
+    "#endif\n",
     "#ifdef OSCAR_WPROF\n",
     "    const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);\n",
     "    unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 \? oscar_wprof + 16 * (size_t)wpb : 0;\n",
     "    const long long wpc0 = clock64();\n",
+    "#define W_PH(k)                                                                                   \\\n",
+    "    do {                                                                                          \\\n",
+    "        if (wpr && tid == 0) oscar_wph[8 * wpb + (k)] = (unsigned long long)(clock64() - wpc0);   \\\n",
+    "    } while (0)\n",
     "    if (wpr && tid == 0) {\n",
     "        unsigned sm;\n",
     "        asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));\n",
@@ -3732,6 +3755,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];\n",
     "#endif\n",
     "        __syncthreads();\n",
+    "        W_PH(0);\n",
     "    }\n",
     "    if (p.qwht) {\n",
     "        // the queries arrive unrotated and every rotation is H: q . H here, a warp per head, by the\n",
@@ -3746,6 +3770,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "            for (int t = 0; t < D / 32; t++) qs[hd * D + lane + 32 * t] = v[t];\n",
     "        }\n",
     "        __syncthreads();\n",
+    "        W_PH(1);\n",
     "    }\n",
     "#if OSCAR_INT2\n",
     "    for (int h = warp; h < 4 * W_MH; h += WNW) { // the heads of the score tiles; those >= G get zeros\n",
@@ -3778,6 +3803,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        }\n",
     "    }\n",
     "    __syncthreads();\n",
+    "    W_PH(2);\n",
     "#endif\n",
     "    for (int i = tid; i < W_MO * (D / 16) * 32; i += 32 * WNW) { // [mh][ks][lane]; row r of tile mh: head 4 mh + (r & 7) / 2 (WHL: head r & 7)\n",
     "#if WHL\n",
@@ -3793,6 +3819,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        }\n",
     "        qfb[i] = fb;\n",
     "    }\n",
+    "    W_PH(4);\n",
     "#if OSCAR_INT2\n",
     "    // INT2 scores: the query as 4 signed base-256 digits per element, v = rint(q * qmul * 2^15 * 4^-qd)\n",
     "    // (|v| < 2^30; every bit of the fp32 query kept down to 2^-30 of the head's max), for\n",
@@ -3837,8 +3864,10 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        }\n",
     "        qfi[i] = make_uint4(r[0], r[1], r[2], r[3]);\n",
     "    }\n",
+    "    W_PH(5);\n",
     "#endif\n",
     "    __syncthreads();\n",
+    "    W_PH(6);\n",
     "    const int hl = lg >> 1, part = lg & 1; // this lane's head in each tile (4 mh + hl), its B half (hi / lo)\n",
     "#if OSCAR_INT2\n",
     "    // the P.V loads of V codes: tokens 8 m + 2 lt + e (e < 2) sit at padded rows 10 m + e + 2 lt + lt / 2\n",
@@ -4405,6 +4434,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        }\n",
     "    }\n",
     "    __syncthreads();\n",
+    "    W_PH(3);\n",
     "    for (int i = tid; i < G * D; i += 32 * WNW) {\n",
     "        const int h = i / D;\n",
     "        float o = 0.0f;\n",
@@ -4610,6 +4640,9 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "// H, out = o . H by the fast transform, a warp per head. A kernel of its own: the branch in the\n",
     "// product kernels cost fitted rotations 0.2-0.7 us per batch-1 call; at more than one wave (batch\n",
     "// 8-32) it measured slower than the product (kernels/NOTES.md v46)\n",
+    "#ifndef OSCAR_MHMW // oscar_merge_h's partial loads per head and thread in flight: at d 128, 256-thread blocks (merge_threads 0)\n",
+    "#define OSCAR_MHMW (D == 128 \? 24 : 16) // merge up to 48 splits in one round (kernels/NOTES.md v61; OSCAR__MERGE_H_MW in oscar_cuda.h)\n",
+    "#endif\n",
     "#ifndef OSCAR_MTRIG // timing: the merges let the next kernel launch early, 1 at their start, 2 after their partial loads; 0\n",
     "#define OSCAR_MTRIG 0 // (default): only at their end, so the next kernel's blocks are placed on an empty machine (run s33-8:\n",
     "#endif              // 2 took 1 x 8K from 9.7 to 9.1-9.2 us in a graph but 1 x 32K from 14.8 to 17.0, 1 x 128K 34.1 to 42.2-42.5)\n",
@@ -4626,6 +4659,9 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    const float *po = (const float *)p.part_o + hb0 * S * D;\n",
     "    const float *RT = p.rot \? (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 \? h0 / p.gqa : 0)) * D * D : (const float *)0;\n",
     "    float r[RCH];\n",
+    "#ifdef OSCAR_WPROF\n",
+    "    const long long mc0 = clock64();\n",
+    "#endif\n",
     "    OSCAR_TSTAMP(oscar_mprof, 4096, 0);\n",
     "    if (OSCAR_MTRIG == 1) oscar_pdl_launch();\n",
     "    if (RT) {\n",
@@ -4653,10 +4689,11 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        oscar_pdl_wait(); // the decode grid has finished\n",
     "    }\n",
     "    OSCAR_TSTAMP(oscar_mprof, 4096, 1);\n",
+    "    OSCAR_PHASE(oscar_mph, 4096, 0, mc0);\n",
     "    // the first MW splits of every head in flight before the weights need them (batch 1 with\n",
     "    // up to MW x NSL splits: every partial in one round trip); an empty split's partial o is 0\n",
     "    // (oscar_decode_w writes every split), a split of a sequence with non-finite values has weight > 0\n",
-    "#define MW (16 / NH > 2 \? 16 / NH : 2) // partial loads per head in flight per thread\n",
+    "#define MW (VW \? OSCAR_MHMW : 16 / NH > 2 \? 16 / NH : 2) // partial loads per head in flight per thread\n",
     "    float v[NH][MW], o[NH];\n",
     "    auto load = [&](int s0) { // splits s0, s0 + nsl, ... s0 + (MW - 1) nsl of every head\n",
     "#pragma unroll\n",
@@ -4678,7 +4715,17 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        const float m0 = a0 \? __ldcg(ml + 2 * lane) : 0.0f, l0 = a0 \? __ldcg(ml + 2 * lane + 1) : 0.0f;\n",
     "        const float m1 = a1 \? __ldcg(ml + 2 * (lane + 32)) : 0.0f, l1 = a1 \? __ldcg(ml + 2 * (lane + 32) + 1) : 0.0f;\n",
     "        float w0, w1;\n",
+    "#ifdef OSCAR_WPROF\n",
+    "        { // the loads' arrival, for the phase record only\n",
+    "            float chk = m0 + l0 + m1 + l1;\n",
+    "#pragma unroll\n",
+    "            for (int k = 0; k < MW; k++) chk += v[0][k];\n",
+    "            asm volatile(\"\" ::\"f\"(chk));\n",
+    "        }\n",
+    "        OSCAR_PHASE(oscar_mph, 4096, 4, mc0);\n",
+    "#endif\n",
     "        const float L = oscar_split_weights(m0, l0, m1, l1, w0, w1);\n",
+    "        OSCAR_PHASE(oscar_mph, 4096, 5, mc0);\n",
     "        if (tid == 0) hl[0] = L; // read after oscar_slices_put's barrier\n",
     "#pragma unroll\n",
     "        for (int k = 0; k < MW; k++) {\n",
@@ -4723,6 +4770,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        }\n",
     "    }\n",
     "    if (OSCAR_MTRIG == 2) oscar_pdl_launch(); // every partial this thread reads is in its sums\n",
+    "    OSCAR_PHASE(oscar_mph, 4096, 1, mc0);\n",
     "    // sum over the slices; normalise; un-rotate; the V mean back (cfg.center 1: the rows were stored\n",
     "    // less it, the weights sum to 1; one fp32 add as the CPU cache)\n",
     "    const float *vmo = p.vmo \? (const float *)p.vmo + ((size_t)p.layer * (p.Hq / p.gqa) + h0 / p.gqa) * D : (const float *)0;\n",
@@ -4733,6 +4781,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        if (VW || RT) os[i] = L > 0.0f \? t / L : 0.0f;\n",
     "        else put(i, L > 0.0f \? t / L : 0.0f);\n",
     "    }\n",
+    "    OSCAR_PHASE(oscar_mph, 4096, 2, mc0);\n",
     "    if (VW) {\n",
     "        __syncthreads(); // os is complete\n",
     "        for (int hh = warp; hh < NH; hh += nt / 32) {\n",
@@ -4751,6 +4800,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "        for (int i = tid; i < NH * D; i += nt) put(i, oscar_slice_total(red, i / D, i % D, nsl, D));\n",
     "    }\n",
     "    OSCAR_TSTAMP(oscar_mprof, 4096, 2);\n",
+    "    OSCAR_PHASE(oscar_mph, 4096, 3, mc0);\n",
     "}\n",
     "#undef MW\n",
     "extern \"C\" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) { oscar_merge_body<1, 0>(p); }\n",
@@ -6236,6 +6286,19 @@ static int oscar__kv_merge_kind(const oscar_cuda_kv *kv, int G, int n_q_heads, i
     return 0;
 }
 
+/* partial loads per thread in flight of oscar_merge_h: OSCAR_MHMW in kernels/oscar_decode.cu */
+#define OSCAR__MERGE_H_MW 24
+
+/* threads per oscar_merge_h block for a decode of `splits` splits: at d 128, 256 where every split's partial is
+   loaded in one round (two slices of 128 threads: splits <= 2 x OSCAR__MERGE_H_MW), else 512; merge_threads > 0
+   forces a count (a multiple of d, at most 512). 32 blocks of 16 warps issued ~423 instructions per warp at batch 1
+   (run s34-5); with 8 warps per block 1 x 8K took 9.4 against 9.7-9.8 us in a graph (kernels/NOTES.md v61). Other
+   head dimensions keep 512 (not measured) */
+static unsigned oscar__merge_h_threads(const oscar_cuda_kv *kv, int splits) {
+    if (kv->merge_threads > 0 && kv->merge_threads <= 512 && kv->merge_threads % kv->d == 0) return (unsigned)kv->merge_threads;
+    return kv->d == 128 && splits <= 2 * OSCAR__MERGE_H_MW ? 256u : 512u;
+}
+
 /* 1: the outputs of group G's decode may be merged by clusters (oscar_decode_wc / oscar_decode_w_ilc): built,
    the device takes clusters, and the outputs need no un-rotation other than o . H (fitted R_v keep the merge
    kernels' product); il: the decode is the interleaved one */
@@ -6506,7 +6569,8 @@ OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs
         rp.part_ml = kv->work + off_ml;
         const int mk = oscar__kv_merge_kind(kv, G, n_q_heads, n_seqs);
         if (mk == 2) rp.rot = 0; /* o . H inside oscar_merge_h */
-        rc = oscar__launch_ex(kv, kv->fn_decode[G][oscar__merge_fn[mk]], oscar__merge_name[mk], (unsigned)(n_q_heads / (mk == 1 ? kv->rqh_decode[G] : 1)), (unsigned)n_seqs, 1, 512u, 0, &rp,
+        const unsigned mth = mk == 2 ? oscar__merge_h_threads(kv, splits) : 512u;
+        rc = oscar__launch_ex(kv, kv->fn_decode[G][oscar__merge_fn[mk]], oscar__merge_name[mk], (unsigned)(n_q_heads / (mk == 1 ? kv->rqh_decode[G] : 1)), (unsigned)n_seqs, 1, mth, 0, &rp,
                               1);
     }
     if (!rc && kv->prof_ev[0]) cu->drv.cuEventRecord(kv->prof_ev[3], kv->stream);

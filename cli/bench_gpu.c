@@ -92,6 +92,7 @@ static int oscar__bg_step;   /* --step: also time a decode step, the one-token a
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
 static int oscar__bg_apdl; /* --apdl N: oscar_cuda_kv.append_pdl (0: the append kernels start during the previous kernel and let the next start early, 2: not) */
+static int oscar__bg_mthreads; /* --mthreads N: oscar_cuda_kv.merge_threads (0: 512) */
 static int oscar__bg_poll; /* --poll N: oscar_cuda_kv.poll (0: auto, 1: the merge always polls per-KV-head split counts, 2: never) */
 static int oscar__bg_wig;  /* --wig N: oscar_cuda_kv.wig (0: auto, 1: the interleaved decode wherever built, 2: never) */
 static int oscar__bg_l2pf; /* --l2pf N: oscar_cuda_kv.l2pf (0: auto, 1: the decode's L2 prefetch at every batch, 2: never) */
@@ -369,6 +370,8 @@ static void oscar__bg_wprof(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, 
         size_t xb = 0;
         if (!cu->drv.cuModuleGetGlobal(&xp, &xb, kv->mod_decode[G], "oscar_rprof")) cu->drv.cuMemsetD8Async(xp, 0, xb, kv->stream);
         if (!cu->drv.cuModuleGetGlobal(&xp, &xb, kv->mod_decode[G], "oscar_mprof")) cu->drv.cuMemsetD8Async(xp, 0, xb, kv->stream);
+        if (!cu->drv.cuModuleGetGlobal(&xp, &xb, kv->mod_decode[G], "oscar_wph")) cu->drv.cuMemsetD8Async(xp, 0, xb, kv->stream);
+        if (!cu->drv.cuModuleGetGlobal(&xp, &xb, kv->mod_decode[G], "oscar_mph")) cu->drv.cuMemsetD8Async(xp, 0, xb, kv->stream);
     }
     for (i = 0; i < 5; i++) oscar_cuda_kv_attend(kv, (int)i % L, seqs, B, dout, dq, Hq, 0.0f);
     cu->drv.cuCtxSynchronize();
@@ -449,6 +452,33 @@ static void oscar__bg_wprof(oscar_cuda *cu, oscar_cuda_kv *kv, const int *seqs, 
         }
         free(rr);
         free(mm);
+    }
+    { /* phases in cycles from each block's start (oscar_wph, oscar_mph): mean over the blocks that recorded their last */
+        static const char *gn[2] = {"oscar_wph", "oscar_mph"};
+        static const char *pn[2][8] = {{"query in smem", "transformed", "normalisers", "epilogue weights", "bf16 frags", "int2 frags", "frags barrier", ""},
+                                      {"wait done", "partials summed", "slices summed", "end", "loads arrived", "weights", "", ""}};
+        int kk, ph;
+        for (kk = 0; kk < 2; kk++) {
+            oscar_cu_ptr xp = 0;
+            size_t xb = 0, n;
+            unsigned long long *a;
+            double sum[8] = {0}, mx[8] = {0};
+            int cnt[8] = {0};
+            if (cu->drv.cuModuleGetGlobal(&xp, &xb, kv->mod_decode[G], gn[kk]) || !(a = (unsigned long long *)malloc(xb))) continue;
+            if (!cu->drv.cuMemcpyDtoH(a, xp, xb)) {
+                for (n = 0; n < xb / 64; n++)
+                    for (ph = 0; ph < 8; ph++)
+                        if (a[8 * n + ph]) {
+                            sum[ph] += (double)a[8 * n + ph], cnt[ph]++;
+                            if ((double)a[8 * n + ph] > mx[ph]) mx[ph] = (double)a[8 * n + ph];
+                        }
+                printf("phases %s B=%d ctx=%d (cycles from the block's start, mean / max):", kk ? "merge" : "decode", B, ctx);
+                for (ph = 0; ph < 8; ph++)
+                    if (cnt[ph]) printf(" %s %.0f / %.0f (%d);", pn[kk][ph], sum[ph] / cnt[ph], mx[ph], cnt[ph]);
+                printf("\n");
+            }
+            free(a);
+        }
     }
     free(r);
     if (!nblk) return;
@@ -666,6 +696,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     kv.decode_pdl = oscar__bg_dpdl;
     kv.append_pdl = oscar__bg_apdl;
     kv.poll = oscar__bg_poll;
+    kv.merge_threads = oscar__bg_mthreads;
     kv.wig = oscar__bg_wig;
     kv.cmerge = oscar__bg_cmerge;
     kv.l2pf = oscar__bg_l2pf;
@@ -918,6 +949,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         else if (!strcmp(a, "--hsplit")) oscar__bg_hsplit = atoi(v);
         else if (!strcmp(a, "--dpdl")) oscar__bg_dpdl = atoi(v);
         else if (!strcmp(a, "--poll")) oscar__bg_poll = atoi(v);
+        else if (!strcmp(a, "--mthreads")) oscar__bg_mthreads = atoi(v);
         else if (!strcmp(a, "--wig")) oscar__bg_wig = atoi(v);
         else if (!strcmp(a, "--cmerge")) oscar__bg_cmerge = atoi(v);
         else if (!strcmp(a, "--l2pf")) oscar__bg_l2pf = atoi(v);

@@ -40,6 +40,11 @@ static __device__ __forceinline__ float oscar_ld_cluster(const float *a, unsigne
 #ifdef OSCAR_WPROF
 extern "C" {
 __device__ unsigned long long oscar_rprof[1024 * 3], oscar_mprof[4096 * 3];
+// phases in cycles from the block's start (clock64): decode blocks [0] the query in shared memory, [1] its
+// transform done, [2] its normalisers done, [3] the split's weights done (epilogue), [4] thread 0's BF16 fragments
+// done, [5] its INT2 fragments done, [6] the barrier after them; merge blocks [0] the wait done, [1] the partials
+// summed, [2] the slices summed, [3] the end, [4] thread 0's partial loads arrived, [5] its split weights done
+__device__ unsigned long long oscar_wph[OSCAR_WPROF * 8], oscar_mph[4096 * 8];
 }
 static __device__ __forceinline__ unsigned long long oscar_gtime(void) {
     unsigned long long t;
@@ -51,8 +56,14 @@ static __device__ __forceinline__ unsigned long long oscar_gtime(void) {
         const unsigned bi_ = blockIdx.x + gridDim.x * blockIdx.y;                          \
         if (threadIdx.x == 0 && bi_ < (cap)) arr[3 * bi_ + (k)] = oscar_gtime();           \
     } while (0)
+#define OSCAR_PHASE(arr, cap, k, c0)                                                       \
+    do {                                                                                   \
+        const unsigned bi_ = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); \
+        if (threadIdx.x == 0 && bi_ < (cap)) arr[8 * bi_ + (k)] = (unsigned long long)(clock64() - (c0)); \
+    } while (0)
 #else
 #define OSCAR_TSTAMP(arr, cap, k)
+#define OSCAR_PHASE(arr, cap, k, c0)
 #endif
 
 #ifndef OSCAR_D
@@ -1019,10 +1030,17 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
     const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head
     const int Hq = p.Hkv * OSCAR_HSPLIT * G;
+#ifndef OSCAR_WPROF
+#define W_PH(k)
+#endif
 #ifdef OSCAR_WPROF
     const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 ? oscar_wprof + 16 * (size_t)wpb : 0;
     const long long wpc0 = clock64();
+#define W_PH(k)                                                                                   \
+    do {                                                                                          \
+        if (wpr && tid == 0) oscar_wph[8 * wpb + (k)] = (unsigned long long)(clock64() - wpc0);   \
+    } while (0)
     if (wpr && tid == 0) {
         unsigned sm;
         asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
@@ -1218,6 +1236,7 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         for (int i = tid; i < G * D; i += 32 * WNW) qs[i] = qg[i];
 #endif
         __syncthreads();
+        W_PH(0);
     }
     if (p.qwht) {
         // the queries arrive unrotated and every rotation is H: q . H here, a warp per head, by the
@@ -1232,6 +1251,7 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
             for (int t = 0; t < D / 32; t++) qs[hd * D + lane + 32 * t] = v[t];
         }
         __syncthreads();
+        W_PH(1);
     }
 #if OSCAR_INT2
     for (int h = warp; h < 4 * W_MH; h += WNW) { // the heads of the score tiles; those >= G get zeros
@@ -1264,6 +1284,7 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         }
     }
     __syncthreads();
+    W_PH(2);
 #endif
     for (int i = tid; i < W_MO * (D / 16) * 32; i += 32 * WNW) { // [mh][ks][lane]; row r of tile mh: head 4 mh + (r & 7) / 2 (WHL: head r & 7)
 #if WHL
@@ -1279,6 +1300,7 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         }
         qfb[i] = fb;
     }
+    W_PH(4);
 #if OSCAR_INT2
     // INT2 scores: the query as 4 signed base-256 digits per element, v = rint(q * qmul * 2^15 * 4^-qd)
     // (|v| < 2^30; every bit of the fp32 query kept down to 2^-30 of the head's max), for
@@ -1323,8 +1345,10 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         }
         qfi[i] = make_uint4(r[0], r[1], r[2], r[3]);
     }
+    W_PH(5);
 #endif
     __syncthreads();
+    W_PH(6);
     const int hl = lg >> 1, part = lg & 1; // this lane's head in each tile (4 mh + hl), its B half (hi / lo)
 #if OSCAR_INT2
     // the P.V loads of V codes: tokens 8 m + 2 lt + e (e < 2) sit at padded rows 10 m + e + 2 lt + lt / 2
@@ -1891,6 +1915,7 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         }
     }
     __syncthreads();
+    W_PH(3);
     for (int i = tid; i < G * D; i += 32 * WNW) {
         const int h = i / D;
         float o = 0.0f;
@@ -2096,6 +2121,9 @@ extern "C" __global__ void __launch_bounds__(OSCAR_RQT1) oscar_rotate_q1(const o
 // H, out = o . H by the fast transform, a warp per head. A kernel of its own: the branch in the
 // product kernels cost fitted rotations 0.2-0.7 us per batch-1 call; at more than one wave (batch
 // 8-32) it measured slower than the product (kernels/NOTES.md v46)
+#ifndef OSCAR_MHMW // oscar_merge_h's partial loads per head and thread in flight: at d 128, 256-thread blocks (merge_threads 0)
+#define OSCAR_MHMW (D == 128 ? 24 : 16) // merge up to 48 splits in one round (kernels/NOTES.md v61; OSCAR__MERGE_H_MW in oscar_cuda.h)
+#endif
 #ifndef OSCAR_MTRIG // timing: the merges let the next kernel launch early, 1 at their start, 2 after their partial loads; 0
 #define OSCAR_MTRIG 0 // (default): only at their end, so the next kernel's blocks are placed on an empty machine (run s33-8:
 #endif              // 2 took 1 x 8K from 9.7 to 9.1-9.2 us in a graph but 1 x 32K from 14.8 to 17.0, 1 x 128K 34.1 to 42.2-42.5)
@@ -2112,6 +2140,9 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     const float *po = (const float *)p.part_o + hb0 * S * D;
     const float *RT = p.rot ? (const float *)p.rot + ((size_t)p.layer * p.rot_heads + (p.rot_heads > 1 ? h0 / p.gqa : 0)) * D * D : (const float *)0;
     float r[RCH];
+#ifdef OSCAR_WPROF
+    const long long mc0 = clock64();
+#endif
     OSCAR_TSTAMP(oscar_mprof, 4096, 0);
     if (OSCAR_MTRIG == 1) oscar_pdl_launch();
     if (RT) {
@@ -2139,10 +2170,11 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         oscar_pdl_wait(); // the decode grid has finished
     }
     OSCAR_TSTAMP(oscar_mprof, 4096, 1);
+    OSCAR_PHASE(oscar_mph, 4096, 0, mc0);
     // the first MW splits of every head in flight before the weights need them (batch 1 with
     // up to MW x NSL splits: every partial in one round trip); an empty split's partial o is 0
     // (oscar_decode_w writes every split), a split of a sequence with non-finite values has weight > 0
-#define MW (16 / NH > 2 ? 16 / NH : 2) // partial loads per head in flight per thread
+#define MW (VW ? OSCAR_MHMW : 16 / NH > 2 ? 16 / NH : 2) // partial loads per head in flight per thread
     float v[NH][MW], o[NH];
     auto load = [&](int s0) { // splits s0, s0 + nsl, ... s0 + (MW - 1) nsl of every head
 #pragma unroll
@@ -2164,7 +2196,17 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         const float m0 = a0 ? __ldcg(ml + 2 * lane) : 0.0f, l0 = a0 ? __ldcg(ml + 2 * lane + 1) : 0.0f;
         const float m1 = a1 ? __ldcg(ml + 2 * (lane + 32)) : 0.0f, l1 = a1 ? __ldcg(ml + 2 * (lane + 32) + 1) : 0.0f;
         float w0, w1;
+#ifdef OSCAR_WPROF
+        { // the loads' arrival, for the phase record only
+            float chk = m0 + l0 + m1 + l1;
+#pragma unroll
+            for (int k = 0; k < MW; k++) chk += v[0][k];
+            asm volatile("" ::"f"(chk));
+        }
+        OSCAR_PHASE(oscar_mph, 4096, 4, mc0);
+#endif
         const float L = oscar_split_weights(m0, l0, m1, l1, w0, w1);
+        OSCAR_PHASE(oscar_mph, 4096, 5, mc0);
         if (tid == 0) hl[0] = L; // read after oscar_slices_put's barrier
 #pragma unroll
         for (int k = 0; k < MW; k++) {
@@ -2209,6 +2251,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         }
     }
     if (OSCAR_MTRIG == 2) oscar_pdl_launch(); // every partial this thread reads is in its sums
+    OSCAR_PHASE(oscar_mph, 4096, 1, mc0);
     // sum over the slices; normalise; un-rotate; the V mean back (cfg.center 1: the rows were stored
     // less it, the weights sum to 1; one fp32 add as the CPU cache)
     const float *vmo = p.vmo ? (const float *)p.vmo + ((size_t)p.layer * (p.Hq / p.gqa) + h0 / p.gqa) * D : (const float *)0;
@@ -2219,6 +2262,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         if (VW || RT) os[i] = L > 0.0f ? t / L : 0.0f;
         else put(i, L > 0.0f ? t / L : 0.0f);
     }
+    OSCAR_PHASE(oscar_mph, 4096, 2, mc0);
     if (VW) {
         __syncthreads(); // os is complete
         for (int hh = warp; hh < NH; hh += nt / 32) {
@@ -2237,6 +2281,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
         for (int i = tid; i < NH * D; i += nt) put(i, oscar_slice_total(red, i / D, i % D, nsl, D));
     }
     OSCAR_TSTAMP(oscar_mprof, 4096, 2);
+    OSCAR_PHASE(oscar_mph, 4096, 3, mc0);
 }
 #undef MW
 extern "C" __global__ void __launch_bounds__(RSL) oscar_merge(const oscar_rot_params p) { oscar_merge_body<1, 0>(p); }

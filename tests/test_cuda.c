@@ -760,6 +760,8 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
         hs->gpu.decode_pdl = l % 3 == 2 ? 2 : 0; /* every third layer: the decode launched after the query rotation */
         hs->gpu.rotate_q1 = l % 2 ? 1 : 2; /* odd layers: the 256-thread rotation (the automatic choice at batch 1 from 12K tokens) */
         hs->gpu.qwht = l % 3 == 1 ? 2 : 0; /* H caches: every third layer through oscar_rotate_q, the others rotate q in the decode */
+        hs->gpu.merge_threads = l % 3 == 1 ? 512 : l % 3 == 2 ? 128 : 0; /* oscar_merge_h's blocks: automatic (256 at d 128 up to
+                                                                        48 splits), 512, 128 (one slice: the rounds of loads) */
         for (mm = 1; mm <= 3; mm++) { /* both merge kernels (one query head per block, a KV head's heads per block), then the
                                          splits merged inside thread block clusters where built (sm_90+; splits capped) */
             for (i = 0; i < (int)(per * B); i++) og[i] = NAN; /* poison */
