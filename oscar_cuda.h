@@ -446,8 +446,8 @@ typedef struct oscar_cuda_kv {
     int merge_threads;                  /* 0 (init): oscar_merge_h (caches whose rotations are all H, small
                                            batches) runs 256 threads per block where its splits fit one round
                                            of loads (at most 48), else 512 (measured: 1 x 8K 0.3 us faster in
-                                           a graph, kernels/NOTES.md v61); > 0: this many (a multiple of the
-                                           head dimension, at most 512; tests, tuning) */
+                                           a graph, kernels/NOTES.md v61); > 0: this many where it is a multiple
+                                           of the head dimension up to 512, else as 0 (tests, tuning) */
     int poll;                           /* 0 (init): the merge polls per-KV-head split counts instead of
                                            waiting for the whole decode grid where the batch holds >= 64
                                            KV heads (measured: faster at batch 8-32, slower at batch 1,
@@ -4503,6 +4503,7 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    }\n",
     "#endif\n",
     "}\n",
+    "#undef W_PH\n",
     "extern \"C\" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) { oscar_decode_w_body<W_WIG, 0>(p); }\n",
     "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
     "// the same with the merge inside: launched as clusters of n_splits blocks (v55)\n",

@@ -1984,6 +1984,7 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
     }
 #endif
 }
+#undef W_PH
 extern "C" __global__ void __launch_bounds__(32 * WNW, OSCAR_WMINB) oscar_decode_w(const oscar_attn_params p) { oscar_decode_w_body<W_WIG, 0>(p); }
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 // the same with the merge inside: launched as clusters of n_splits blocks (v55)
