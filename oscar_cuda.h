@@ -445,8 +445,8 @@ typedef struct oscar_cuda_kv {
                                            KV head per block (tests, tuning) */
     int merge_threads;                  /* 0 (init): oscar_merge_h (caches whose rotations are all H, small
                                            batches) runs 256 threads per block where its splits fit one round
-                                           of loads (at most 48), else 512 (measured: 1 x 8K 0.3 us faster in
-                                           a graph, kernels/NOTES.md v61); > 0: this many where it is a multiple
+                                           of loads (at most 48), else 512 (measured: 1 x 8K 0.3-0.4 us faster
+                                           in a graph, run s34-6, kernels/NOTES.md v61); > 0: this many where it is a multiple
                                            of the head dimension up to 512, else as 0 (tests, tuning) */
     int poll;                           /* 0 (init): the merge polls per-KV-head split counts instead of
                                            waiting for the whole decode grid where the batch holds >= 64
@@ -1091,7 +1091,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "// returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch\n",
     "// to let the next kernel start early; the merges, where the host passes split counts, poll the\n",
     "// count of their KV head instead. The merges let the next kernel in only at their end: placed beside\n",
-    "// their 512-thread blocks, a batch-1 decode grid takes the SMs unevenly (kernels/NOTES.md w41, run s33-8:\n",
+    "// their blocks, a batch-1 decode grid takes the SMs unevenly (kernels/NOTES.md w41, run s33-8:\n",
     "// 1 x 32K 17.0 against 14.8 us in a graph with the trigger after the merge's loads, 20.1 at its start).\n",
     "static __device__ __forceinline__ void oscar_pdl_wait(void) {\n",
     "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n",
@@ -3549,17 +3549,11 @@ static const char *const oscar__src_oscar_decode_cu[] = {
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;\n",
     "    const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head\n",
     "    const int Hq = p.Hkv * OSCAR_HSPLIT * G;\n",
-    "#ifndef OSCAR_WPROF\n",
-    "#define W_PH(k)\n",
-    "#endif\n",
+    "#define W_PH(k) OSCAR_PHASE(oscar_wph, OSCAR_WPROF, k, wpc0) // a phase of the block (-DOSCAR_WPROF)\n",
     "#ifdef OSCAR_WPROF\n",
     "    const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);\n",
     "    unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 \? oscar_wprof + 16 * (size_t)wpb : 0;\n",
     "    const long long wpc0 = clock64();\n",
-    "#define W_PH(k)                                                                                   \\\n",
-    "    do {                                                                                          \\\n",
-    "        if (wpr && tid == 0) oscar_wph[8 * wpb + (k)] = (unsigned long long)(clock64() - wpc0);   \\\n",
-    "    } while (0)\n",
     "    if (wpr && tid == 0) {\n",
     "        unsigned sm;\n",
     "        asm volatile(\"mov.u32 %0, %%smid;\" : \"=r\"(sm));\n",
@@ -6293,7 +6287,7 @@ static int oscar__kv_merge_kind(const oscar_cuda_kv *kv, int G, int n_q_heads, i
 /* threads per oscar_merge_h block for a decode of `splits` splits: at d 128, 256 where every split's partial is
    loaded in one round (two slices of 128 threads: splits <= 2 x OSCAR__MERGE_H_MW), else 512; merge_threads > 0
    forces a count (a multiple of d, at most 512). 32 blocks of 16 warps issued ~423 instructions per warp at batch 1
-   (run s34-5); with 8 warps per block 1 x 8K took 9.4 against 9.7-9.8 us in a graph (kernels/NOTES.md v61). Other
+   (run s34-5); with 8 warps per block 1 x 8K took 9.4 against 9.7-9.8 us in a graph (run s34-6, kernels/NOTES.md v61). Other
    head dimensions keep 512 (not measured) */
 static unsigned oscar__merge_h_threads(const oscar_cuda_kv *kv, int splits) {
     if (kv->merge_threads > 0 && kv->merge_threads <= 512 && kv->merge_threads % kv->d == 0) return (unsigned)kv->merge_threads;

@@ -92,7 +92,7 @@ static int oscar__bg_step;   /* --step: also time a decode step, the one-token a
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
 static int oscar__bg_apdl; /* --apdl N: oscar_cuda_kv.append_pdl (0: the append kernels start during the previous kernel and let the next start early, 2: not) */
-static int oscar__bg_mthreads; /* --mthreads N: oscar_cuda_kv.merge_threads (0: 512) */
+static int oscar__bg_mthreads; /* --mthreads N: oscar_cuda_kv.merge_threads (0: automatic; else a multiple of --dim up to 512) */
 static int oscar__bg_poll; /* --poll N: oscar_cuda_kv.poll (0: auto, 1: the merge always polls per-KV-head split counts, 2: never) */
 static int oscar__bg_wig;  /* --wig N: oscar_cuda_kv.wig (0: auto, 1: the interleaved decode wherever built, 2: never) */
 static int oscar__bg_l2pf; /* --l2pf N: oscar_cuda_kv.l2pf (0: auto, 1: the decode's L2 prefetch at every batch, 2: never) */
@@ -985,6 +985,10 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
     }
     if (nb < 1 || nc < 1 || Hq < 1 || Hkv < 1 || Hq % Hkv || iters < 1 || iters > 100000 || !oscar__bg_modes) {
         fprintf(stderr, "bench --gpu: bad arguments\n");
+        return 2;
+    }
+    if (oscar__bg_mthreads < 0 || oscar__bg_mthreads > 512 || (oscar__bg_mthreads && d > 0 && oscar__bg_mthreads % d)) {
+        fprintf(stderr, "bench --gpu: --mthreads wants 0 (automatic) or a multiple of the head dimension %d up to 512, not %d\n", d, oscar__bg_mthreads);
         return 2;
     }
     if (oscar__bg_modes == 4) oscar__bg_diag = 1;

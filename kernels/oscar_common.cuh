@@ -180,7 +180,7 @@ static __device__ __forceinline__ void oscar_cp_wait1(void) { asm volatile("cp.a
 // returns once the previous grid has finished and its writes are visible), and oscar_pdl_launch
 // to let the next kernel start early; the merges, where the host passes split counts, poll the
 // count of their KV head instead. The merges let the next kernel in only at their end: placed beside
-// their 512-thread blocks, a batch-1 decode grid takes the SMs unevenly (kernels/NOTES.md w41, run s33-8:
+// their blocks, a batch-1 decode grid takes the SMs unevenly (kernels/NOTES.md w41, run s33-8:
 // 1 x 32K 17.0 against 14.8 us in a graph with the trigger after the merge's loads, 20.1 at its start).
 static __device__ __forceinline__ void oscar_pdl_wait(void) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

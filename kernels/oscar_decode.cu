@@ -1030,17 +1030,11 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, lg = lane >> 2, lt = lane & 3;
     const int split = blockIdx.x, j = blockIdx.y, b = blockIdx.z, jk = j / OSCAR_HSPLIT; // j: query-head group, jk: its KV head
     const int Hq = p.Hkv * OSCAR_HSPLIT * G;
-#ifndef OSCAR_WPROF
-#define W_PH(k)
-#endif
+#define W_PH(k) OSCAR_PHASE(oscar_wph, OSCAR_WPROF, k, wpc0) // a phase of the block (-DOSCAR_WPROF)
 #ifdef OSCAR_WPROF
     const unsigned wpb = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     unsigned long long *wpr = wpb < OSCAR_WPROF && WNW <= 4 ? oscar_wprof + 16 * (size_t)wpb : 0;
     const long long wpc0 = clock64();
-#define W_PH(k)                                                                                   \
-    do {                                                                                          \
-        if (wpr && tid == 0) oscar_wph[8 * wpb + (k)] = (unsigned long long)(clock64() - wpc0);   \
-    } while (0)
     if (wpr && tid == 0) {
         unsigned sm;
         asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
