@@ -2119,6 +2119,9 @@ extern "C" __global__ void __launch_bounds__(OSCAR_RQT1) oscar_rotate_q1(const o
 #ifndef OSCAR_MHMW // oscar_merge_h's partial loads per head and thread in flight: at d 128, 256-thread blocks (merge_threads 0)
 #define OSCAR_MHMW (D == 128 ? 24 : 16) // merge up to 48 splits in one round (kernels/NOTES.md v61; OSCAR__MERGE_H_MW in oscar_cuda.h)
 #endif
+#ifndef OSCAR_MHWARP // oscar_merge_h at batch 1: 1 (default) the splits shared out to warps, each transforming its sum; 0 the
+#define OSCAR_MHWARP 1 // slices of v61 (kernels/NOTES.md v62)
+#endif
 #ifndef OSCAR_MTRIG // timing: the merges let the next kernel launch early, 1 at their start, 2 after their partial loads; 0
 #define OSCAR_MTRIG 0 // (default): only at their end, so the next kernel's blocks are placed on an empty machine (run s33-8:
 #endif              // 2 took 1 x 8K from 9.7 to 9.1-9.2 us in a graph but 1 x 32K from 14.8 to 17.0, 1 x 128K 34.1 to 42.2-42.5)
@@ -2128,6 +2131,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     __shared__ float red[NH * RMAX * D];
     __shared__ float wsp[1024], wls[1024]; // [NH][S]: m, then the weight exp2(m - M) (0 for empty splits); l
     __shared__ float hl[NH];             // per head: the sum L
+    __shared__ float wsum[VW && NH == 1 && OSCAR_MHWARP && D <= 128 ? RSL / 32 * D : 1]; // oscar_merge_h: [warp][D], each warp's sum
     const int h0 = blockIdx.x * NH, b = blockIdx.y, tid = threadIdx.x, c = tid % D, sl = tid / D, nsl = blockDim.x / D;
     const int rps = D / nsl, i0 = sl * rps, nt = blockDim.x, S = p.n_splits, warp = tid >> 5, lane = tid & 31;
     const size_t hb0 = (size_t)b * p.Hq + h0;
@@ -2166,6 +2170,69 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     }
     OSCAR_TSTAMP(oscar_mprof, 4096, 1);
     OSCAR_PHASE(oscar_mph, 4096, 0, mc0);
+    if (VW && NH == 1 && OSCAR_MHWARP && D <= 128) {
+        // one head whose splits are shared out to the warps (warp w: splits w, w + nw, ...; lane: elements lane + 32 t,
+        // the transform's layout). Each warp weights and sums its splits, transforms that sum (o . H is linear) and
+        // leaves it in shared memory; one barrier, then a thread per element adds the warps' rows and normalises. Where
+        // v61's slices had a barrier, a second pass through shared memory and one warp transforming alone. Not at d 256,
+        // where every warp's transform (40 shuffles) costs more than it saves (kernels/NOTES.md v62)
+        constexpr int NC = D / 32, KW = OSCAR_MHMW / NC > 0 ? OSCAR_MHMW / NC : 1; // elements per lane, splits per warp
+        const int nw = nt >> 5;
+        if (S <= 64 && S <= KW * nw) {
+            const bool a0 = lane < S, a1 = lane + 32 < S;
+            const float m0 = a0 ? __ldcg(ml + 2 * lane) : 0.0f, l0 = a0 ? __ldcg(ml + 2 * lane + 1) : 0.0f;
+            const float m1 = a1 ? __ldcg(ml + 2 * (lane + 32)) : 0.0f, l1 = a1 ? __ldcg(ml + 2 * (lane + 32) + 1) : 0.0f;
+            float v[KW][NC], o[NC], w0, w1;
+            const float *pk = po + warp * D + lane;
+#pragma unroll
+            for (int k = 0; k < KW; k++, pk += nw * D) {
+                const bool in = warp + k * nw < S;
+#pragma unroll
+                for (int t = 0; t < NC; t++) v[k][t] = in ? __ldcg(pk + 32 * t) : 0.0f;
+            }
+            // the V mean of this thread's element (cfg.center 1, as put below)
+            const float vm = p.vmo && tid < D ? ((const float *)p.vmo)[((size_t)p.layer * (p.Hq / p.gqa) + h0 / p.gqa) * D + tid] : 0.0f;
+#ifdef OSCAR_WPROF
+            { // the loads' arrival, for the phase record only
+                float chk = m0 + l0 + m1 + l1;
+#pragma unroll
+                for (int k = 0; k < KW; k++) chk += v[k][0];
+                asm volatile("" ::"f"(chk));
+            }
+            OSCAR_PHASE(oscar_mph, 4096, 4, mc0);
+#endif
+            const float L = oscar_split_weights(m0, l0, m1, l1, w0, w1);
+            OSCAR_PHASE(oscar_mph, 4096, 5, mc0);
+#pragma unroll
+            for (int t = 0; t < NC; t++) o[t] = 0.0f;
+#pragma unroll
+            for (int k = 0; k < KW; k++) {
+                const int s = warp + k * nw; // the same in the whole warp
+                const float w = __shfl_sync(0xffffffffu, s < 32 ? w0 : w1, s & 31);
+                if (s < S && w > 0.0f)
+#pragma unroll
+                    for (int t = 0; t < NC; t++) o[t] += w * v[k][t];
+            }
+            if (OSCAR_MTRIG == 2) oscar_pdl_launch(); // every partial this thread reads is in its sums
+            OSCAR_PHASE(oscar_mph, 4096, 1, mc0);
+            oscar_wht_row<D>(o, lane);
+#pragma unroll
+            for (int t = 0; t < NC; t++) wsum[warp * D + lane + 32 * t] = o[t];
+            __syncthreads();
+            OSCAR_PHASE(oscar_mph, 4096, 2, mc0);
+            if (tid < D) { // blocks have at least D threads
+                float y = 0.0f;
+#pragma unroll
+                for (int k = 0; k < RSL / 32; k++)
+                    if (k < nw) y += wsum[k * D + tid];
+                y = L > 0.0f ? y / L : 0.0f;
+                ((float *)p.y)[hb0 * D + tid] = p.vmo ? y + vm : y;
+            }
+            OSCAR_TSTAMP(oscar_mprof, 4096, 2);
+            OSCAR_PHASE(oscar_mph, 4096, 3, mc0);
+            return;
+        }
+    }
     // the first MW splits of every head in flight before the weights need them (batch 1 with
     // up to MW x NSL splits: every partial in one round trip); an empty split's partial o is 0
     // (oscar_decode_w writes every split), a split of a sequence with non-finite values has weight > 0
