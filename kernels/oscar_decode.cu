@@ -1878,48 +1878,94 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
 #ifdef OSCAR_WPROF
     if (wpr && tid == 0) wpr[15] = (unsigned long long)(clock64() - wpc0);
 #endif
-    // per head (one thread each): the max over the warps that saw tokens, each warp's weight
-    // (0 for a warp without tokens) and the block's sum; then every thread combines its outputs
-    float *wf = wml + WNW * G * 2; // [G][WNW]
+    float *wf = wml + WNW * G * 2; // [G][WNW] (WIG > 1)
     float *cml = wf + G * WNW;     // CM: [G][2] this split's (M, L)
     float *co = cml + 2 * G;       // CM: [G][D] this split's o
     float *cw = co + G * D;        // CM: [32] split weights of the head being merged
     float *cy = cw + 32;           // CM: [D] the merged head before its transform, then its L
     static_assert(!CM || (WNW * G * D + WNW * G * 2 + G * WNW + 2 * G + G * D + 32 + D + 1) * 4 <= W_SMEM, "the cluster merge's buffers exceed the decode's shared memory");
-    if (tid < G) {
-        const int h = tid;
-        float M = OSCAR_NEG_INF, L = 0.0f;
+    if (WIG > 1) {
+        // per head (one thread each): the max over the warps that saw tokens, each warp's weight (0 for a warp without
+        // tokens) and the block's sum; a barrier; then every thread combines its outputs. (The WIG > 1 kernels keep this
+        // form: v63's spills 12 bytes more in their unit loop)
+        if (tid < G) {
+            const int h = tid;
+            float M = OSCAR_NEG_INF, L = 0.0f;
 #pragma unroll
-        for (int w = 0; w < WNW; w++)
-            if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);
+            for (int w = 0; w < WNW; w++)
+                if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);
 #pragma unroll
-        for (int w = 0; w < WNW; w++) {
-            const float l = wml[(w * G + h) * 2 + 1];
-            const float f = l > 0.0f ? exp2f(wml[(w * G + h) * 2] - M) : 0.0f;
-            L += f * l;
-            wf[h * WNW + w] = f;
+            for (int w = 0; w < WNW; w++) {
+                const float l = wml[(w * G + h) * 2 + 1];
+                const float f = l > 0.0f ? exp2f(wml[(w * G + h) * 2] - M) : 0.0f;
+                L += f * l;
+                wf[h * WNW + w] = f;
+            }
+            if (CM) {
+                cml[2 * h] = M;
+                cml[2 * h + 1] = L;
+            } else {
+                const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;
+                ((float *)p.part_ml)[row * 2] = M;
+                ((float *)p.part_ml)[row * 2 + 1] = L;
+            }
         }
-        if (CM) {
-            cml[2 * h] = M;
-            cml[2 * h + 1] = L;
-        } else {
-            const size_t row = ((size_t)b * Hq + j * G + h) * p.n_splits + split;
-            ((float *)p.part_ml)[row * 2] = M;
-            ((float *)p.part_ml)[row * 2 + 1] = L;
-        }
-    }
-    __syncthreads();
-    W_PH(3);
-    for (int i = tid; i < G * D; i += 32 * WNW) {
-        const int h = i / D;
-        float o = 0.0f;
+        __syncthreads();
+        W_PH(3);
+        for (int i = tid; i < G * D; i += 32 * WNW) {
+            const int h = i / D;
+            float o = 0.0f;
 #pragma unroll
-        for (int w = 0; w < WNW; w++) {
-            const float f = wf[h * WNW + w];
-            if (f != 0.0f) o += f * wo[(w * G + h) * D + (i % D)];
+            for (int w = 0; w < WNW; w++) {
+                const float f = wf[h * WNW + w];
+                if (f != 0.0f) o += f * wo[(w * G + h) * D + (i % D)];
+            }
+            if (CM) co[i] = o;
+            else ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;
         }
-        if (CM) co[i] = o;
-        else ((float *)p.part_o)[(((size_t)b * Hq + j * G + h) * p.n_splits + split) * D + (i % D)] = o;
+    } else {
+        // a head per warp (WPH warps per head where G < WNW, at most d / 32): every lane takes the max over the warps
+        // that saw tokens, each warp's weight (0 for a warp without tokens) and the block's sum itself from wml (the
+        // same operations in the same order as one thread per head, so the same values, and no barrier after them); then
+        // the head's elements lane + 32 (warp % WPH + WPH r). The thread and block indices are read again here: taken
+        // from the prologue's registers, they cost oscar_decode_w a spill in its unit loop (kernels/NOTES.md v63)
+        constexpr int WPH = G >= WNW ? 1 : WNW / G < D / 32 ? WNW / G : D / 32;
+        unsigned et;
+        asm volatile("mov.u32 %0, %%tid.x;" : "=r"(et));
+        const int ew = (int)(et >> 5), el = (int)(et & 31);
+        for (int h = ew / WPH; h < G && ew < WPH * G; h += WNW / WPH) {
+            float M = OSCAR_NEG_INF, L = 0.0f, f[WNW];
+#pragma unroll
+            for (int w = 0; w < WNW; w++)
+                if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);
+#pragma unroll
+            for (int w = 0; w < WNW; w++) {
+                const float l = wml[(w * G + h) * 2 + 1];
+                f[w] = l > 0.0f ? exp2f(wml[(w * G + h) * 2] - M) : 0.0f;
+                L += f[w] * l;
+            }
+            unsigned ex, ey, ez;
+            asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(ex));
+            asm volatile("mov.u32 %0, %%ctaid.y;" : "=r"(ey));
+            asm volatile("mov.u32 %0, %%ctaid.z;" : "=r"(ez));
+            const size_t row = ((size_t)ez * Hq + ey * G + h) * p.n_splits + ex;
+            float *po = CM ? co + h * D : (float *)p.part_o + row * D;
+#pragma unroll
+            for (int r = 0; r < D / (32 * WPH); r++) {
+                const int e = el + 32 * (ew % WPH + WPH * r);
+                float o = 0.0f;
+#pragma unroll
+                for (int w = 0; w < WNW; w++)
+                    if (f[w] != 0.0f) o += f[w] * wo[(w * G + h) * D + e];
+                po[e] = o;
+            }
+            if (el == 0 && ew % WPH == 0) {
+                float *pml = CM ? cml + 2 * h : (float *)p.part_ml + row * 2;
+                pml[0] = M;
+                pml[1] = L;
+            }
+        }
+        W_PH(3);
     }
     if (CM) {
         // the cluster's blocks are this (sequence, group)'s splits, block rank = split (cluster (S, 1, 1)): block
