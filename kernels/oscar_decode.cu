@@ -2177,7 +2177,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     __shared__ float red[NH * RMAX * D];
     __shared__ float wsp[1024], wls[1024]; // [NH][S]: m, then the weight exp2(m - M) (0 for empty splits); l
     __shared__ float hl[NH];             // per head: the sum L
-    __shared__ float wsum[VW && NH == 1 && OSCAR_MHWARP && D <= 128 ? RSL / 32 * D : 1]; // oscar_merge_h: [warp][D], each warp's sum
+    __shared__ float wsum[NH == 1 && OSCAR_MHWARP && D <= 128 ? RSL / 32 * D : 1]; // one head per block: [warp][D], each warp's sum
     const int h0 = blockIdx.x * NH, b = blockIdx.y, tid = threadIdx.x, c = tid % D, sl = tid / D, nsl = blockDim.x / D;
     const int rps = D / nsl, i0 = sl * rps, nt = blockDim.x, S = p.n_splits, warp = tid >> 5, lane = tid & 31;
     const size_t hb0 = (size_t)b * p.Hq + h0;
@@ -2216,13 +2216,15 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
     }
     OSCAR_TSTAMP(oscar_mprof, 4096, 1);
     OSCAR_PHASE(oscar_mph, 4096, 0, mc0);
-    if (VW && NH == 1 && OSCAR_MHWARP && D <= 128) {
+    if (NH == 1 && OSCAR_MHWARP && D <= 128 && (VW || !RT)) {
         // one head whose splits are shared out to the warps (warp w: splits w, w + nw, ...; lane: elements lane + 32 t,
-        // the transform's layout). Each warp weights and sums its splits, transforms that sum (o . H is linear) and
-        // leaves it in shared memory; one barrier, then a thread per element adds the warps' rows and normalises. Where
-        // v61's slices had a barrier, a second pass through shared memory and one warp transforming alone. Not at d 256,
-        // where every warp's transform (40 shuffles) costs more than it saves (kernels/NOTES.md v62)
-        constexpr int NC = D / 32, KW = OSCAR_MHMW / NC > 0 ? OSCAR_MHMW / NC : 1; // elements per lane, splits per warp
+        // the transform's layout). Each warp weights and sums its splits, transforms that sum where the merge un-rotates
+        // by H (oscar_merge_h: o . H is linear) and leaves it in shared memory; one barrier, then a thread per element
+        // adds the warps' rows and normalises. Where v61's slices had a barrier, a second pass through shared memory and
+        // one warp transforming alone. Not at d 256, where every warp's transform (40 shuffles) costs more than it saves
+        // (kernels/NOTES.md v62); oscar_merge takes it where there is no un-rotation (BF16 caches, INT2 caches without
+        // rotations or with R_v absorbed; v64), not for fitted R_v (the product below needs whole rows per slice)
+        constexpr int NC = D / 32, KW = (VW ? OSCAR_MHMW : 16) / NC; // elements per lane, splits per warp
         const int nw = nt >> 5;
         if (S <= 64 && S <= KW * nw) {
             const bool a0 = lane < S, a1 = lane + 32 < S;
@@ -2261,7 +2263,7 @@ static __device__ __forceinline__ void oscar_merge_body(const oscar_rot_params &
             }
             if (OSCAR_MTRIG == 2) oscar_pdl_launch(); // every partial this thread reads is in its sums
             OSCAR_PHASE(oscar_mph, 4096, 1, mc0);
-            oscar_wht_row<D>(o, lane);
+            if (VW) oscar_wht_row<D>(o, lane);
 #pragma unroll
             for (int t = 0; t < NC; t++) wsum[warp * D + lane + 32 * t] = o[t];
             __syncthreads();
