@@ -1887,7 +1887,8 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
     if (WIG > 1) {
         // per head (one thread each): the max over the warps that saw tokens, each warp's weight (0 for a warp without
         // tokens) and the block's sum; a barrier; then every thread combines its outputs. (The WIG > 1 kernels keep this
-        // form: v63's spills 12 bytes more in their unit loop)
+        // form: with v63's, oscar_decode_w_il spilled 12 bytes and reloaded them in its unit loop, against 8 reloaded
+        // after it)
         if (tid < G) {
             const int h = tid;
             float M = OSCAR_NEG_INF, L = 0.0f;
