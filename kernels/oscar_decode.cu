@@ -1021,6 +1021,25 @@ extern "C" {
 __device__ unsigned long long oscar_wprof[OSCAR_WPROF * 16];
 }
 #endif
+// the block's weights for head h from the warps' (m, l) in wml[warp][G][2]: M = the max over the warps that saw tokens
+// (l > 0), f[w] = exp2(m_w - M) (0 for a warp without tokens), also stored to fo[w] where FO; returns L = sum f[w] l_w,
+// summed in warp order
+template <int NW, int NG, bool FO>
+static __device__ __forceinline__ float oscar_warp_weights(const float *wml, int h, float &M, float (&f)[NW], float *fo) {
+    float L = 0.0f;
+    M = OSCAR_NEG_INF;
+#pragma unroll
+    for (int w = 0; w < NW; w++)
+        if (wml[(w * NG + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * NG + h) * 2]);
+#pragma unroll
+    for (int w = 0; w < NW; w++) {
+        const float l = wml[(w * NG + h) * 2 + 1];
+        f[w] = l > 0.0f ? exp2f(wml[(w * NG + h) * 2] - M) : 0.0f;
+        L += f[w] * l;
+        if (FO) fo[w] = f[w];
+    }
+    return L;
+}
 // the kernel's body; WIG: warps per group taking a region's units in turn (W_WIG for oscar_decode_w, WNW for
 // oscar_decode_w_il); CM 1: the splits of a (sequence, query-head group) are one thread block cluster, which
 // merges their partials through distributed shared memory and writes the outputs (no merge launch; v55)
@@ -1891,17 +1910,8 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         // after it)
         if (tid < G) {
             const int h = tid;
-            float M = OSCAR_NEG_INF, L = 0.0f;
-#pragma unroll
-            for (int w = 0; w < WNW; w++)
-                if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);
-#pragma unroll
-            for (int w = 0; w < WNW; w++) {
-                const float l = wml[(w * G + h) * 2 + 1];
-                const float f = l > 0.0f ? exp2f(wml[(w * G + h) * 2] - M) : 0.0f;
-                L += f * l;
-                wf[h * WNW + w] = f;
-            }
+            float M, f[WNW];
+            const float L = oscar_warp_weights<WNW, G, true>(wml, h, M, f, wf + h * WNW);
             if (CM) {
                 cml[2 * h] = M;
                 cml[2 * h + 1] = L;
@@ -1935,16 +1945,8 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         asm volatile("mov.u32 %0, %%tid.x;" : "=r"(et));
         const int ew = (int)(et >> 5), el = (int)(et & 31);
         for (int h = ew / WPH; h < G && ew < WPH * G; h += WNW / WPH) {
-            float M = OSCAR_NEG_INF, L = 0.0f, f[WNW];
-#pragma unroll
-            for (int w = 0; w < WNW; w++)
-                if (wml[(w * G + h) * 2 + 1] > 0.0f) M = fmaxf(M, wml[(w * G + h) * 2]);
-#pragma unroll
-            for (int w = 0; w < WNW; w++) {
-                const float l = wml[(w * G + h) * 2 + 1];
-                f[w] = l > 0.0f ? exp2f(wml[(w * G + h) * 2] - M) : 0.0f;
-                L += f[w] * l;
-            }
+            float M, f[WNW];
+            const float L = oscar_warp_weights<WNW, G, false>(wml, h, M, f, 0);
             unsigned ex, ey, ez;
             asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(ex));
             asm volatile("mov.u32 %0, %%ctaid.y;" : "=r"(ey));
