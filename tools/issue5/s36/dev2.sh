@@ -1,7 +1,7 @@
 #!/bin/sh
-# tools/issue5/s36/dev1.sh - run 2 (H100): the issue-5 table on the final tree (v64 + the weights helper) (tools/gpu_issue5.sh full:
-# torch SDPA in the same run, the write-path diagnostics), the whole GPU test (sm_90a kernels).
-# racecheck, initcheck and synccheck over `test_cuda --gpu --quick` (v64 had only memcheck). At most 8 files come back.
+# tools/issue5/s36/dev2.sh - run 2 (H100): the issue-5 table on the final tree (v64 + the weights helper) (tools/gpu_issue5.sh
+# full: torch SDPA in the same run, the write-path diagnostics), then the whole GPU test (sm_90a kernels). At most 8 files
+# come back.
 O=${OUT:-build/s36_2}; mkdir -p "$O"
 export OSCAR_CUDA_CACHE_DIR=/tmp/oscar_kc
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$O/device.txt"
