@@ -826,6 +826,7 @@ out:
     hs->gpu.decode_pdl = 0;
     hs->gpu.rotate_q1 = 0;
     hs->gpu.qwht = 0;
+    hs->gpu.merge_threads = 0;
     oscar_cuda_mfree(hs->cu, dq);
     oscar_cuda_mfree(hs->cu, dout);
     free(q);
