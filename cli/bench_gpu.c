@@ -190,7 +190,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
     oscar_cu_event e0 = NULL, e1 = NULL;
     float tm[7], *h = NULL;
     double th[7];
-    int i, seq, rc, chunk = 2048, reps = 7;
+    int i, seq, rc, chunk = 2048, reps = 7, b2b = 0; /* b2b: the back-to-back timing ran (the idle-GPU one had not failed) */
     int S0 = 64, W = 256, P = 64, H = n >= S0 + W ? P * ((n - S0 - W) / P) : 0;
     size_t row = (size_t)Hkv * d, bytes;
     bytes = 2 * (size_t)n * row * 4 + (size_t)Hkv * 2 * ((size_t)(n - H) * d * 2 + (size_t)H * ((size_t)d / 4 + (size_t)(d / g) * 4));
@@ -293,7 +293,8 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
             }
             /* back to back: the same call queued behind one for another sequence, so the GPU runs it without
                waiting for the host (the figure above starts before the host builds the call: its job list, any
-               block-table upload and the launches come before the first kernel on an idle GPU) */
+               block-table upload and the launches come before the first kernel on an idle GPU); not where that failed */
+            b2b = !rc;
             for (i = 0; i < reps && !rc; i++) {
                 int sa = -1, sb = -1;
                 rc = oscar_cuda_kv_seq_create(&kv, &sa);
@@ -314,7 +315,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
                 printf("diag write b2b, %s: one append call queued behind another: %.3f ms (min %.3f) = %.1f%% of copy\n",
                        kv.wht ? (mode == 0 ? "H rotations" : "H rotations, wht_warp = 1") : "dense rotations", tm[reps / 2], tm[0],
                        bw > 0 ? 100.0 * bytes / (tm[reps / 2] * 1e-3) / 1e9 / bw : 0.0);
-            } else {
+            } else if (b2b) {
                 printf("diag write b2b: %s %s\n", kv.msg, cu->msg);
             }
         }
