@@ -182,6 +182,55 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
    window) / time of the call (events around it: host job list, its upload, the append launches) */
 /* dense = 0: Hadamard rotations (the append kernel's fast transform); 1: the same matrix with one
    element one ulp off, which takes the dense d x d product that fitted rotations (r_h_pbr) need */
+/* timing builds with -DOSCAR_APPEND_BREC=1 (the tiled append kernels record each block's start, length, SM and
+   kernel): with OSCAR_ABREC_OUT=prefix set, one prefill from an idle GPU and two queued back to back; the records
+   go to prefix.idle / prefix.b2b (pairs of u64 as the kernels wrote them), the calls' event times to stdout, for
+   tools/issue5/s38/abrec.py */
+static void oscar__bg_abrec(oscar_cuda *cu, oscar_cuda_kv *kv, oscar_cu_ptr dk, oscar_cu_ptr dv, int n) {
+    const char *out = getenv("OSCAR_ABREC_OUT");
+    oscar_cu_ptr gp = 0, np = 0;
+    oscar_cu_event e0 = NULL, e1 = NULL, e2 = NULL;
+    size_t gb = 0, nb = 0;
+    int k;
+    if (!out || cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_append, "oscar_abrec") || cu->drv.cuModuleGetGlobal(&np, &nb, kv->mod_append, "oscar_abrec_n")) return;
+    if (cu->drv.cuEventCreate(&e0, 0) || cu->drv.cuEventCreate(&e1, 0) || cu->drv.cuEventCreate(&e2, 0)) return;
+    for (k = 0; k < 2; k++) {
+        int sa = -1, sb = -1, rc;
+        char path[512];
+        float t1 = 0.0f, t2 = 0.0f;
+        unsigned long long *h = (unsigned long long *)malloc(gb);
+        FILE *f;
+        rc = oscar_cuda_kv_seq_create(kv, &sa);
+        if (!rc && k) rc = oscar_cuda_kv_seq_create(kv, &sb);
+        cu->drv.cuMemsetD8Async(gp, 0, gb, kv->stream);
+        cu->drv.cuMemsetD8Async(np, 0, nb, kv->stream);
+        cu->drv.cuCtxSynchronize();
+        cu->drv.cuEventRecord(e0, kv->stream);
+        if (!rc) rc = oscar_cuda_kv_append(kv, sa, 0, dk, dv, n);
+        cu->drv.cuEventRecord(e1, kv->stream);
+        if (!rc && k) rc = oscar_cuda_kv_append(kv, sb, 0, dk, dv, n);
+        cu->drv.cuEventRecord(e2, kv->stream);
+        cu->drv.cuCtxSynchronize();
+        cu->drv.cuEventElapsedTime(&t1, e0, e1);
+        cu->drv.cuEventElapsedTime(&t2, e1, e2);
+        if (!rc && h && !cu->drv.cuMemcpyDtoH(h, gp, gb)) {
+            snprintf(path, sizeof path, "%s.%s", out, k ? "b2b" : "idle");
+            if ((f = fopen(path, "wb")) != NULL) {
+                fwrite(h, 1, gb, f);
+                fclose(f);
+            }
+            if (k) printf("abrec b2b: by events the first call %.1f us, the second (queued behind it) %.1f us\n", 1000.0 * t1, 1000.0 * t2);
+            else printf("abrec idle: by events %.1f us\n", 1000.0 * t1);
+        }
+        free(h);
+        if (sa >= 0) oscar_cuda_kv_seq_release(kv, sa);
+        if (sb >= 0) oscar_cuda_kv_seq_release(kv, sb);
+    }
+    cu->drv.cuEventDestroy(e0);
+    cu->drv.cuEventDestroy(e1);
+    cu->drv.cuEventDestroy(e2);
+}
+
 static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double bw, int dense) {
     oscar_kv_config cfg;
     oscar_cuda_kv kv;
@@ -320,6 +369,7 @@ static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double
             }
         }
         kv.wht_warp = 0;
+        if (!rc && !kv.wht) oscar__bg_abrec(cu, &kv, dk, dv, n);
         if (!rc && keep[0] >= 0 && keep[1] >= 0) { /* both kernels' pages, byte for byte */
             size_t hpb = kv.head_page_bytes * (size_t)Hkv, diff = 0, pg;
             unsigned char *a = (unsigned char *)malloc(hpb), *b = (unsigned char *)malloc(hpb);

@@ -1234,7 +1234,40 @@ static __device__ __forceinline__ void oscar__append_tiled(const oscar_append_pa
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
     oscar__append_impl<0, CN, HS, SW>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
 }
-extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) { oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1, false>(p); }
+#ifndef OSCAR_APPEND_BREC
+#define OSCAR_APPEND_BREC 0 // timing only: the tiled append kernels record each block (start, length, SM, kernel) in oscar_abrec
+#endif
+#if OSCAR_APPEND_BREC
+#define OSCAR__ABREC_CAP 65536
+__device__ unsigned long long oscar_abrec[2 * OSCAR__ABREC_CAP]; // [2 i]: start ns (globaltimer); [2 i + 1]: ns | SM << 40 | kernel << 56
+__device__ unsigned oscar_abrec_n;                                // records taken (blocks past the capacity are not recorded)
+static __device__ __forceinline__ unsigned long long oscar__gtime() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+static __device__ __forceinline__ void oscar__brec_end(unsigned long long t0, int kid) {
+    if (threadIdx.x == 0) {
+        const unsigned i = atomicAdd(&oscar_abrec_n, 1u);
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        if (i < OSCAR__ABREC_CAP) {
+            oscar_abrec[2 * i] = t0;
+            oscar_abrec[2 * i + 1] = (oscar__gtime() - t0) | (unsigned long long)sm << 40 | (unsigned long long)kid << 56;
+        }
+    }
+}
+#define OSCAR__BREC_BEGIN const unsigned long long brec_t0 = oscar__gtime();
+#define OSCAR__BREC_END(kid) oscar__brec_end(brec_t0, kid);
+#else
+#define OSCAR__BREC_BEGIN
+#define OSCAR__BREC_END(kid)
+#endif
+extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {
+    OSCAR__BREC_BEGIN
+    oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1, false>(p);
+    OSCAR__BREC_END(2)
+}
 
 // oscar_append for launches of few jobs per (head, K|V) (the host takes it where a launch has at most 32, the one-token
 // appends of a decode step: oscar_cuda_kv.append_small): a tile whose jobs fill 1 or 2 of its 16-row MMA tiles rotates
@@ -1244,7 +1277,11 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 // The same bytes. Built for INT2 caches without the warpgroup product (oscar_append_s_built says)
 #if OSCAR_INT2 && !OSCAR_APPEND_WGMMA
 #define OSCAR_APPEND_SMALL 1
-extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append_s(const oscar_append_params p) { oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1, true>(p); }
+extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append_s(const oscar_append_params p) {
+    OSCAR__BREC_BEGIN
+    oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1, true>(p);
+    OSCAR__BREC_END(3)
+}
 #else
 #define OSCAR_APPEND_SMALL 0
 #endif
@@ -1269,7 +1306,11 @@ extern "C" __device__ int oscar_append_s_built = OSCAR_APPEND_SMALL;
 #endif
 extern "C" __device__ int oscar_append_w_built = OSCAR_APPEND_WIDE;
 #if OSCAR_APPEND_WIDE
-extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) { oscar__append_tiled<OSCAR_APPEND_WCNT, OSCAR_APPEND_HOIST != 0, false>(p); }
+extern "C" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) {
+    OSCAR__BREC_BEGIN
+    oscar__append_tiled<OSCAR_APPEND_WCNT, OSCAR_APPEND_HOIST != 0, false>(p);
+    OSCAR__BREC_END(1)
+}
 #endif
 
 #ifndef OSCAR_APPEND_WHT_MINB // blocks per SM for the H-rotation kernel (no tile buffers: registers decide)
