@@ -42,6 +42,8 @@ def flush_stats(r, g00):
     ends = sorted((b - g0) / 1e3 for _, b, _, _ in r)
     print("    first block ends at %.1f us; last block starts at %.1f us; SM last ends %.1f-%.1f us" % (
         ends[0], (byst[-1][0] - g0) / 1e3, min((max(b for _, b in v) - g0) / 1e3 for v in sms.values()), span))
+    st = sorted((a - g0) / 1e3 for a, _, _, _ in r)
+    print("    the i-th block starts at: " + " ".join("%d:%.1f" % (i, st[i]) for i in (1056, 2112, 5000, 10000, 20000, 30000, n - 1) if i < n))
     pts = [1, 10, 20, 30, 40, 50, span / 2, span - 30, span - 20, span - 15, span - 10, span - 5, span - 2]
     print("    active blocks at t us: " + "  ".join("%.0f:%d" % (t, active(t)) for t in pts))
 

@@ -2,6 +2,8 @@
 # tools/issue5/s38/dev2.sh - run 2: where one long flush launch (oscar_append_w, fitted rotations, 131,072 tokens) loses
 # against its steady rate, from an idle GPU and queued behind another call: block records (-DOSCAR_APPEND_BREC=1,
 # bench --mode write with OSCAR_ABREC_OUT, tools/issue5/s38/abrec.py); timings of the default build, with and without PDL.
+# Run 2 took the records with the first form of the option (each block at its own index, flush only); the committed form
+# (records by an atomic counter, every tiled append kernel) is what dev3.sh reads.
 O=${OUT:-build/s38_2}; mkdir -p "$O"
 export OSCAR_CUDA_CACHE_DIR=/tmp/oscar_kc
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/device.txt"
