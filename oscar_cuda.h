@@ -508,6 +508,14 @@ typedef struct oscar_cuda_kv {
                                            goes through oscar_append_w (dense rotations, d 128, sm_90+: 8
                                            blocks per SM) where it is built; 1: every flush launch there; 2:
                                            never (tests, benchmarks). The same bytes either way */
+    int append_wlate;                   /* 0 (init): where an append call's flush reads no window row (a
+                                           sequence's first append: a prefill), its sink / window write launch
+                                           (dense rotations, under PDL, sm_90+) waits for the flush launch at its
+                                           end instead of its start, so it runs beside the flush's last blocks
+                                           and still completes after them (it takes an epoch the flush's block
+                                           (0, 0) publishes after its own wait: the input rows are complete);
+                                           2: at its start (tests, benchmarks) */
+    int append_epoch;                   /* the last epoch an append call published (append_wlate) */
     int append_small;                   /* 0 (init): an append launch of at most OSCAR__SMALL_JOBS jobs per (KV
                                            head, K|V) that oscar_append would take (dense rotations: a decode
                                            step's one-token appends) goes through oscar_append_s, whose warps
@@ -941,6 +949,11 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "                           //   (oscar_kv_config.center 1, as the CPU cache), or 0\n",
     "    int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;\n",
     "    int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)\n",
+    "    int wlate;             // the tiled kernels, launched under PDL behind their call's flush launch: 1: wait for it at\n",
+    "                           //   the end instead of the start, and take epoch from err[OSCAR_ERR_EPOCH] before reading\n",
+    "                           //   input rows (host: oscar_cuda_kv.append_wlate)\n",
+    "    int epoch;             // > 0 with wlate 0 (that flush launch): block (0, 0) stores it to err[OSCAR_ERR_EPOCH] after\n",
+    "                           //   its wait, before it lets the next launch in\n",
     "    float k_clip, v_clip;  // <= 0: no clip\n",
     "    int inl[OSCAR_INLINE_INTS]; // where jobs is 0: the runs, then (flush) the new pages, which block (0, 0) writes to bt\n",
     "};\n",
@@ -988,6 +1001,7 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "\n",
     "#define OSCAR_ERR_BIT_NONFINITE 1u\n",
     "#define OSCAR_ERR_BIT_RANGE 2u\n",
+    "#define OSCAR_ERR_EPOCH 24 // err[24]: the epoch a flush launch publishes for the write launch behind it (wlate)\n",
     "#define OSCAR_NEG_INF (__int_as_float(0xff800000))\n",
     "\n",
     "static __device__ __forceinline__ float oscar_bf16_to_f32(oscar_u16 h) {\n",
@@ -1206,6 +1220,24 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// int4 i of the runs in the parameters (indexed there by value: no pointer into the parameter space)\n",
     "static __device__ __forceinline__ int4 oscar__inl_run(const oscar_append_params &p, int i) {\n",
     "    return make_int4(p.inl[4 * i], p.inl[4 * i + 1], p.inl[4 * i + 2], p.inl[4 * i + 3]);\n",
+    "}\n",
+    "// the flush launch before a write launch with p.wlate: block (0, 0) publishes p.epoch (release, after its wait) before\n",
+    "// any of its threads lets the next launch in; the write launch's blocks take it (acquire) before they read input rows.\n",
+    "// The next launch starts only once every block of this one has let it in, so the value is there by then\n",
+    "static __device__ __forceinline__ void oscar__epoch_put(const oscar_append_params &p) {\n",
+    "    if (p.epoch && !p.wlate && blockIdx.x == 0 && blockIdx.y == 0) {\n",
+    "        if (threadIdx.x == 0)\n",
+    "            asm volatile(\"st.release.gpu.global.u32 [%0], %1;\" ::\"l\"((unsigned *)p.err + OSCAR_ERR_EPOCH), \"r\"((unsigned)p.epoch) : \"memory\");\n",
+    "        __syncthreads();\n",
+    "    }\n",
+    "}\n",
+    "static __device__ __forceinline__ void oscar__epoch_take(const oscar_append_params &p) {\n",
+    "    if (threadIdx.x == 0) {\n",
+    "        unsigned v;\n",
+    "        do asm volatile(\"ld.acquire.gpu.global.u32 %0, [%1];\" : \"=r\"(v) : \"l\"((const unsigned *)p.err + OSCAR_ERR_EPOCH) : \"memory\");\n",
+    "        while (v != (unsigned)p.epoch);\n",
+    "    }\n",
+    "    __syncthreads();\n",
     "}\n",
     "// job j of this launch -> (input row or -1, sequence slot, position, page or -1), from the runs\n",
     "static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, long long j) {\n",
@@ -2209,8 +2241,14 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    const float *X = (const float *)(isv \? p.v : p.k);\n",
     "    const float *MU = oscar__mean_row(p, isv, head); // subtracted from the input rows before anything else\n",
     "    // launched to start while the previous kernel runs (oscar_cuda_kv.append_pdl): nothing it wrote (input rows,\n",
-    "    // block tables, ring rows) is read or written before the wait; then the next kernel may start\n",
-    "    oscar_pdl_wait();\n",
+    "    // block tables, ring rows) is read or written before the wait; then the next kernel may start. p.wlate (a\n",
+    "    // write launch behind its call's flush launch, which reads no ring row, so nothing this launch writes is read\n",
+    "    // by the flush): it takes the epoch that the flush's block (0, 0) published after its own wait, by a load with\n",
+    "    // acquire (the input rows' producer is done and its rows visible), and waits for the flush at its end\n",
+    "    // (oscar__append_tiled), so it still completes after it\n",
+    "    if (!p.wlate) oscar_pdl_wait();\n",
+    "    else oscar__epoch_take(p);\n",
+    "    oscar__epoch_put(p);\n",
     "    oscar_pdl_launch();\n",
     "    oscar__bt_inline(p);\n",
     "#if OSCAR_INT2\n",
@@ -2341,6 +2379,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "    float *rs = (float *)(dsm + TR * D * 2);\n",
     "    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;\n",
     "    oscar__append_impl<0, CN, HS, SW>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);\n",
+    "    if (p.wlate) oscar_pdl_wait(); // (every thread: the block exits only once the flush launch is done)\n",
     "}\n",
     "#ifndef OSCAR_APPEND_BREC\n",
     "#define OSCAR_APPEND_BREC 0 // timing only: the tiled append kernels record each block (start, length, SM, kernel) in oscar_abrec\n",
@@ -5075,7 +5114,7 @@ static void oscar__cache_write(oscar_cuda *cu, uint64_t key, const void *img, si
 typedef struct oscar__append_params {
     uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt, kmean, vmean;
     int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
-    int32_t wht;
+    int32_t wht, wlate, epoch;
     float k_clip, v_clip;
     int32_t inl[OSCAR__INLINE_INTS];
 } oscar__append_params;
@@ -5588,7 +5627,8 @@ static int oscar__kv_init_device(oscar_cuda_kv *kv) {
     if ((rc = oscar__kv_alloc(kv, &kv->sink, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->S0))) return rc;
     if ((rc = oscar__kv_alloc(kv, &kv->win, (size_t)kv->max_seqs * seq_bf16 * (size_t)kv->ring))) return rc;
     if ((rc = oscar__kv_alloc(kv, &kv->bt, (size_t)kv->max_seqs * kv->max_pages * sizeof(int)))) return rc;
-    if ((rc = oscar__kv_alloc(kv, &kv->err, 128))) return rc; /* err[0]: error bits; err[1..19]: kernel counters of stats builds */
+    if ((rc = oscar__kv_alloc(kv, &kv->err, 128))) return rc; /* err[0]: error bits; err[1..19]: kernel counters of stats builds;
+                                                                       err[24]: the append launches' epoch (OSCAR_ERR_EPOCH) */
     if ((rc = oscar__kv_alloc(kv, &kv->counts, (size_t)kv->max_seqs * kv->Hkv * OSCAR__MAX_HSPLIT * sizeof(int)))) return rc;
     /* sink and window rows are zeroed once so that every byte of them is defined (copies of a whole
        slab, as oscar_cuda_kv_sink_ptr users make, read no uninitialised memory: initcheck) */
@@ -5976,7 +6016,7 @@ static oscar_cu_function oscar__kv_append_fn(const oscar_cuda_kv *kv, oscar_cu_f
 /* the append of counts[i] tokens to seqs[i] (rows src0[i].. of k, v) for one layer */
 static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, const int *seqs, const int *counts, const int *src0, oscar_cu_ptr k, oscar_cu_ptr v) {
     oscar_cuda *cu = kv->cu;
-    int i, pos, need_pages = 0, n_flush = 0, n_write = 0, n_runs = 0, n_frun = 0, rc, pinl, pf[16], pn[16], np = 0;
+    int i, pos, need_pages = 0, n_flush = 0, n_write = 0, n_runs = 0, n_frun = 0, rc, pinl, pf[16], pn[16], np = 0, rflush = 0;
     int *jb;
     oscar__append_params p;
     for (i = 0; i < n_items; i++) {
@@ -6055,6 +6095,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             }
             n_runs++;
             n_flush += h_new - h_old;
+            if (kv->S0 + h_old < n_old) rflush = 1; /* rows of the window go to pages */
         }
     }
     n_frun = n_runs;
@@ -6121,6 +6162,12 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         const char *fa_name = fwht ? "oscar_append_fwht" : kv->fn_append_wht ? "oscar_append_wht" : "oscar_append";
         const size_t fa_rows = fwht ? OSCAR__FWHT_ROWS(kv->d) : OSCAR__APPEND_TR(kv->d); /* rows per block */
         const unsigned fa_smem = fa == kv->fn_append ? (unsigned)kv->smem_append : 0u;
+        /* the write launch behind a flush launch that reads no window row waits for it at its end (append_wlate;
+           it had ended 18-19 us after the flush, run s38-3); the flush publishes an epoch after its own wait, which
+           the write launch takes before it reads input rows */
+        const int wl = n_flush && n_write && !rflush && kv->append_wlate != 2 && kv->append_pdl != 2 && fa == kv->fn_append && cu->cc >= 90 && cu->arch >= 90;
+        if (wl) kv->append_epoch = kv->append_epoch % 0x7ffffffe + 1;
+        p.epoch = wl ? kv->append_epoch : 0;
         if (!rc && n_flush) {
             unsigned blocks = (unsigned)(((size_t)n_flush + fa_rows - 1) / fa_rows);
             if (inl) memcpy(p.inl, kv->h_jobs, sizeof(int) * 8 * (size_t)n_frun);
@@ -6148,6 +6195,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_write, blocks, 0, &fn_name);
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
+            p.wlate = wl; /* (behind this call's flush launch, which reads no window row: see wl) */
             rc = oscar__launch_ex(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p, kv->append_pdl != 2);
         }
     }

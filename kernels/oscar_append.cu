@@ -99,6 +99,24 @@
 static __device__ __forceinline__ int4 oscar__inl_run(const oscar_append_params &p, int i) {
     return make_int4(p.inl[4 * i], p.inl[4 * i + 1], p.inl[4 * i + 2], p.inl[4 * i + 3]);
 }
+// the flush launch before a write launch with p.wlate: block (0, 0) publishes p.epoch (release, after its wait) before
+// any of its threads lets the next launch in; the write launch's blocks take it (acquire) before they read input rows.
+// The next launch starts only once every block of this one has let it in, so the value is there by then
+static __device__ __forceinline__ void oscar__epoch_put(const oscar_append_params &p) {
+    if (p.epoch && !p.wlate && blockIdx.x == 0 && blockIdx.y == 0) {
+        if (threadIdx.x == 0)
+            asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"((unsigned *)p.err + OSCAR_ERR_EPOCH), "r"((unsigned)p.epoch) : "memory");
+        __syncthreads();
+    }
+}
+static __device__ __forceinline__ void oscar__epoch_take(const oscar_append_params &p) {
+    if (threadIdx.x == 0) {
+        unsigned v;
+        do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"((const unsigned *)p.err + OSCAR_ERR_EPOCH) : "memory");
+        while (v != (unsigned)p.epoch);
+    }
+    __syncthreads();
+}
 // job j of this launch -> (input row or -1, sequence slot, position, page or -1), from the runs
 static __device__ __forceinline__ int4 oscar__job(const oscar_append_params &p, long long j) {
     const int4 *runs = (const int4 *)p.jobs;
@@ -1101,8 +1119,14 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     const float *X = (const float *)(isv ? p.v : p.k);
     const float *MU = oscar__mean_row(p, isv, head); // subtracted from the input rows before anything else
     // launched to start while the previous kernel runs (oscar_cuda_kv.append_pdl): nothing it wrote (input rows,
-    // block tables, ring rows) is read or written before the wait; then the next kernel may start
-    oscar_pdl_wait();
+    // block tables, ring rows) is read or written before the wait; then the next kernel may start. p.wlate (a
+    // write launch behind its call's flush launch, which reads no ring row, so nothing this launch writes is read
+    // by the flush): it takes the epoch that the flush's block (0, 0) published after its own wait, by a load with
+    // acquire (the input rows' producer is done and its rows visible), and waits for the flush at its end
+    // (oscar__append_tiled), so it still completes after it
+    if (!p.wlate) oscar_pdl_wait();
+    else oscar__epoch_take(p);
+    oscar__epoch_put(p);
     oscar_pdl_launch();
     oscar__bt_inline(p);
 #if OSCAR_INT2
@@ -1233,6 +1257,7 @@ static __device__ __forceinline__ void oscar__append_tiled(const oscar_append_pa
     float *rs = (float *)(dsm + TR * D * 2);
     float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
     oscar__append_impl<0, CN, HS, SW>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
+    if (p.wlate) oscar_pdl_wait(); // (every thread: the block exits only once the flush launch is done)
 }
 #ifndef OSCAR_APPEND_BREC
 #define OSCAR_APPEND_BREC 0 // timing only: the tiled append kernels record each block (start, length, SM, kernel) in oscar_abrec

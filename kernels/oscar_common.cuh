@@ -30,6 +30,11 @@ struct oscar_append_params {
                            //   (oscar_kv_config.center 1, as the CPU cache), or 0
     int n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
     int wht;               // every rotation is H: rows are rotated by the fast transform (the CPU's oscar_wht)
+    int wlate;             // the tiled kernels, launched under PDL behind their call's flush launch: 1: wait for it at
+                           //   the end instead of the start, and take epoch from err[OSCAR_ERR_EPOCH] before reading
+                           //   input rows (host: oscar_cuda_kv.append_wlate)
+    int epoch;             // > 0 with wlate 0 (that flush launch): block (0, 0) stores it to err[OSCAR_ERR_EPOCH] after
+                           //   its wait, before it lets the next launch in
     float k_clip, v_clip;  // <= 0: no clip
     int inl[OSCAR_INLINE_INTS]; // where jobs is 0: the runs, then (flush) the new pages, which block (0, 0) writes to bt
 };
@@ -77,6 +82,7 @@ static_assert(sizeof(oscar_rot_params) == OSCAR_HOST_ROT_PARAMS, "oscar_rot_para
 
 #define OSCAR_ERR_BIT_NONFINITE 1u
 #define OSCAR_ERR_BIT_RANGE 2u
+#define OSCAR_ERR_EPOCH 24 // err[24]: the epoch a flush launch publishes for the write launch behind it (wlate)
 #define OSCAR_NEG_INF (__int_as_float(0xff800000))
 
 static __device__ __forceinline__ float oscar_bf16_to_f32(oscar_u16 h) {

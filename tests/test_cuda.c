@@ -1161,6 +1161,7 @@ static void test_flush_edges(oscar_cuda *cu) {
             /* dense: every launch that oscar_append would take goes through oscar_append_s in the first pass (its tiles
                of 1-64 rows), none in the second, the small ones (one-token appends) in the third */
             hs.gpu.append_small = fw == 0 ? 1 : fw == 1 ? 2 : 0;
+            hs.gpu.append_wlate = fw == 1 ? 2 : 0; /* dense: the first and third passes' prefill waits for its flush at the write launch's end */
             hs.misalign = cf[ci].dense && fw; /* dense: the second and third passes take input rows 4 bytes past a 16-byte boundary */
             if (fw == 2 && !hs.gpu.fn_append_w) { /* the third pass is for oscar_append_w (sm_90+) only */
                 harness_free(&hs);
