@@ -178,11 +178,6 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
     for (k = 0; k < 3; k++) free(t[k]);
 }
 
-/* the write path: quantise an n-token prefill (K and V, fp32 in) for Hkv heads into one layer of an
-   INT2 cache, one append call; bytes read (K, V fp32) + written (codes, fp16 scales, BF16 sink and
-   window) / time of the call (events around it: host job list, its upload, the append launches) */
-/* dense = 0: Hadamard rotations (the append kernel's fast transform); 1: the same matrix with one
-   element one ulp off, which takes the dense d x d product that fitted rotations (r_h_pbr) need */
 /* timing builds with -DOSCAR_APPEND_BREC=1 (the tiled append kernels record each block's start, length, SM and
    kernel): with OSCAR_ABREC_OUT=prefix set, one prefill from an idle GPU and two queued back to back; the records
    go to prefix.idle / prefix.b2b (pairs of u64 as the kernels wrote them), the calls' event times to stdout, for
@@ -194,8 +189,9 @@ static void oscar__bg_abrec(oscar_cuda *cu, oscar_cuda_kv *kv, oscar_cu_ptr dk, 
     size_t gb = 0, nb = 0;
     int k;
     if (!out || cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_append, "oscar_abrec") || cu->drv.cuModuleGetGlobal(&np, &nb, kv->mod_append, "oscar_abrec_n")) return;
-    if (cu->drv.cuEventCreate(&e0, 0) || cu->drv.cuEventCreate(&e1, 0) || cu->drv.cuEventCreate(&e2, 0)) return;
-    for (k = 0; k < 2; k++) {
+    if (cu->drv.cuEventCreate(&e0, 0) || cu->drv.cuEventCreate(&e1, 0) || cu->drv.cuEventCreate(&e2, 0)) k = 2; /* none timed */
+    else k = 0;
+    for (; k < 2; k++) {
         int sa = -1, sb = -1, rc;
         char path[512];
         float t1 = 0.0f, t2 = 0.0f;
@@ -227,11 +223,16 @@ static void oscar__bg_abrec(oscar_cuda *cu, oscar_cuda_kv *kv, oscar_cu_ptr dk, 
         if (sa >= 0) oscar_cuda_kv_seq_release(kv, sa);
         if (sb >= 0) oscar_cuda_kv_seq_release(kv, sb);
     }
-    cu->drv.cuEventDestroy(e0);
-    cu->drv.cuEventDestroy(e1);
-    cu->drv.cuEventDestroy(e2);
+    if (e0) cu->drv.cuEventDestroy(e0);
+    if (e1) cu->drv.cuEventDestroy(e1);
+    if (e2) cu->drv.cuEventDestroy(e2);
 }
 
+/* the write path: quantise an n-token prefill (K and V, fp32 in) for Hkv heads into one layer of an
+   INT2 cache, one append call; bytes read (K, V fp32) + written (codes, fp16 scales, BF16 sink and
+   window) / time of the call (events around it: host job list, its upload, the append launches) */
+/* dense = 0: Hadamard rotations (the append kernel's fast transform); 1: the same matrix with one
+   element one ulp off, which takes the dense d x d product that fitted rotations (r_h_pbr) need */
 static void oscar__bg_write(oscar_cuda *cu, int Hkv, int d, int g, int n, double bw, int dense) {
     oscar_kv_config cfg;
     oscar_cuda_kv kv;

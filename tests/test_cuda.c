@@ -1190,6 +1190,9 @@ static void test_flush_edges(oscar_cuda *cu) {
                 CHECK(oscar_cuda_kv_errors(&hs.gpu) == OSCAR_OK, "flush edges: no error flag");
                 compare_cache(&hs, seqs[i], "flush edges");
             }
+            /* sequence 0's prefill (a first append that flushes) took the wait at the write launch's end where it can */
+            CHECK(!cf[ci].dense || cu->cc < 90 || cu->arch < 90 || (fw == 1) == (hs.gpu.append_epoch == 0), "flush edges d %d g %d pass %d: %d write launches waited at their end",
+                  d, cf[ci].g, fw, hs.gpu.append_epoch);
             printf("%s  flush edges d %3d g %3d clips %5.2f/%5.2f  %s\n", g_fail == bad0 ? "ok  " : "FAIL", d, cf[ci].g, cf[ci].kc, cf[ci].vc,
                    cf[ci].dense ? (fw == 1 ? "dense: oscar_append, input rows not 16-byte aligned"
                                    : fw == 2 ? "dense: oscar_append_w, oscar_append_s for small launches, input rows not 16-byte aligned"
