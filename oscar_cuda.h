@@ -5917,6 +5917,9 @@ static int oscar__kv_scratch(oscar_cuda_kv *kv, oscar_cu_ptr *buf, size_t *cap, 
     return OSCAR_OK;
 }
 
+/* launches asked for with pdl run under programmatic dependent launch: the driver has cuLaunchKernelEx and the
+   kernels were built for sm_90+ on such a card (kernels built for an older card hold no griddepcontrol) */
+static int oscar__pdl_ok(const oscar_cuda *cu) { return cu->cuLaunchKernelEx && cu->cc >= 90 && cu->arch >= 90; }
 /* pdl: the kernel may start before the previous one in the stream ends (programmatic dependent
    launch, sm_90+): it waits with griddepcontrol.wait before it reads what that kernel wrote, and
    the previous kernel lets it in with griddepcontrol.launch_dependents (else it starts when the
@@ -5928,7 +5931,7 @@ static int oscar__launch_cx(oscar_cuda_kv *kv, oscar_cu_function fn, const char 
     void *args[1];
     oscar_cu_result r;
     args[0] = params;
-    pdl = pdl && cu->cuLaunchKernelEx && cu->cc >= 90 && cu->arch >= 90; /* kernels built for an older card hold no griddepcontrol */
+    pdl = pdl && oscar__pdl_ok(cu);
     if (cluster && !cu->cuLaunchKernelEx) {
         snprintf(kv->msg, sizeof kv->msg, "%s: a cluster launch needs cuLaunchKernelEx, which this driver lacks", fn_name);
         return OSCAR_ERR_STATE;
@@ -6165,7 +6168,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         /* the write launch behind a flush launch that reads no window row waits for it at its end (append_wlate;
            it had ended 18-19 us after the flush, run s38-3); the flush publishes an epoch after its own wait, which
            the write launch takes before it reads input rows */
-        const int wl = n_flush && n_write && !rflush && kv->append_wlate != 2 && kv->append_pdl != 2 && fa == kv->fn_append && cu->cc >= 90 && cu->arch >= 90;
+        const int wl = n_flush && n_write && !rflush && kv->append_wlate != 2 && kv->append_pdl != 2 && fa == kv->fn_append && oscar__pdl_ok(cu);
         if (wl) kv->append_epoch = kv->append_epoch % 0x7ffffffe + 1;
         p.epoch = wl ? kv->append_epoch : 0;
         if (!rc && n_flush) {

@@ -3,18 +3,9 @@
 # 0) (the write tiles first in launch order, p.wfirst) against a launch of their own (--fold 2): the flush-edge tests, two interleaved rounds of bench --mode write,
 # and the block records of both (-DOSCAR_APPEND_BREC=1).
 # Needs tools/issue5/s38/w44_fold_wfirst.patch applied (git apply, make embed).
-O=${OUT:-build/s38_5}; mkdir -p "$O"
-export OSCAR_CUDA_CACHE_DIR=/tmp/oscar_kc
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/device.txt"
-make -s build/bench_gpu build/test_cuda >/dev/null || exit 1
-./build/test_cuda --gpu --only "flush edges" > "$O/flush.log" 2>&1; echo "flush edges rc=$?: $(grep -c '^ok' "$O/flush.log") ok, $(grep -c FAIL "$O/flush.log") FAIL"
-grep FAIL "$O/flush.log" | head -5
-w() { ./build/bench_gpu --mode write --wchunks 2048 "$@" 2>&1 | grep "^copy\|diag write path, dense\|diag write b2b, dense\|^abrec" |
-      sed 's/.*copy bandwidth: 1 GiB device-to-device in/copy/; s/.*one append call: \([^)]*)\).*of copy; host side[^0-9]*\([0-9.]*\) ms/idle \1 host \2 ms/; s/.*one append call queued behind another:/b2b/' | tr '\n' ' '; echo; }
-for r in 1 2; do
-  echo "r$r fold 0: $(w --fold 0)"
-  echo "r$r fold 2: $(w --fold 2)"
-done | tee "$O/write.txt"
+O=${OUT:-build/s38_5}; . tools/issue5/s38/wlib.sh
+flush_edges
+ab --fold 0 2
 for f in 0 2; do (export OSCAR_CUDA_NVRTC_OPTIONS=-DOSCAR_APPEND_BREC=1 OSCAR_ABREC_OUT=$O/rec$f; w --fold $f); done
 python3 tools/issue5/s38/abrec.py $O/rec0.idle $O/rec0.b2b $O/rec2.idle $O/rec2.b2b | tee "$O/abrec.txt"
 rm -f $O/rec*.b2b
