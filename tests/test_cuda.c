@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1276,6 +1277,229 @@ static void test_wide_batch(oscar_cuda *cu) {
     harness_free(&hs);
 }
 
+/* ---- attend captured into a CUDA graph ---- */
+
+/* oscar_cuda_kv_attend's promise (oscar_cuda.h, cuda-attn): once a call of a batch and context has run, the same
+   call only launches kernels on kv->stream, so an application can capture it into a CUDA graph and replay it while
+   the sequences keep their lengths. Replays must give the direct call's bits, twice (the merge's split counts go
+   back to 0), and a new query written into the same buffer must reach the replay (the graph holds the pointer, not
+   the values). Batch 1 (the one-sequence merge), 5 (the general merge), 40 sequences x 2 KV heads (from 64 pairs:
+   the splits merged in thread block clusters on sm_90+); H rotations (the query rotated in the decode), fitted
+   ones (the query-rotation launch, three launches a call) and BF16 */
+typedef int (*tg_stream_create_fn)(oscar_cu_stream *, unsigned);
+typedef int (*tg_stream_fn)(oscar_cu_stream);
+typedef int (*tg_begin_fn)(oscar_cu_stream, int);
+typedef int (*tg_end_fn)(oscar_cu_stream, void **);
+typedef int (*tg_inst_fn)(void **, void *, unsigned long long);
+typedef int (*tg_launch_fn)(void *, oscar_cu_stream);
+typedef int (*tg_destroy_fn)(void *);
+typedef struct tg_api {
+    tg_stream_create_fn s_create;
+    tg_stream_fn s_destroy, s_sync;
+    tg_begin_fn begin;
+    tg_end_fn end;
+    tg_inst_fn inst;
+    tg_launch_fn launch;
+    tg_destroy_fn g_destroy, ge_destroy;
+} tg_api;
+
+static int tg_resolve(oscar_cuda *cu, tg_api *a) {
+    memset(a, 0, sizeof *a);
+    if (!cu->lib_cuda) return 0;
+    *(void **)&a->s_create = dlsym(cu->lib_cuda, "cuStreamCreate");
+    *(void **)&a->s_destroy = dlsym(cu->lib_cuda, "cuStreamDestroy_v2");
+    *(void **)&a->s_sync = dlsym(cu->lib_cuda, "cuStreamSynchronize");
+    *(void **)&a->begin = dlsym(cu->lib_cuda, "cuStreamBeginCapture_v2");
+    *(void **)&a->end = dlsym(cu->lib_cuda, "cuStreamEndCapture");
+    *(void **)&a->inst = dlsym(cu->lib_cuda, "cuGraphInstantiateWithFlags");
+    *(void **)&a->launch = dlsym(cu->lib_cuda, "cuGraphLaunch");
+    *(void **)&a->g_destroy = dlsym(cu->lib_cuda, "cuGraphDestroy");
+    *(void **)&a->ge_destroy = dlsym(cu->lib_cuda, "cuGraphExecDestroy");
+    return a->s_create && a->s_destroy && a->s_sync && a->begin && a->end && a->inst && a->launch && a->g_destroy && a->ge_destroy;
+}
+
+/* q (host, [B][Hq][d]) through the CPU cache: out (host), compared with g within attn_tol; returns outputs out of it */
+static int tg_against_cpu(harness *hs, const int *seqs, int B, int Hq, const float *q, const float *g, float *oc, const char *name, double *worst) {
+    int b, i, bad = 0, d = hs->cpu.d;
+    size_t per = (size_t)Hq * d;
+    for (b = 0; b < B; b++)
+        if (oscar_kv_attend(&hs->cpu, seqs[b], 0, oc + per * b, q + per * b, Hq, 0.0f)) {
+            printf("FAIL %s: cpu attend: %s\n", name, hs->cpu.msg);
+            return 1;
+        }
+    for (i = 0; i < (int)(per * B); i++) {
+        const double e = fabs((double)g[i] - oc[i]) / attn_tol(oc + (size_t)(i / d) * d, d, i % d);
+        if (!(e <= 1.0) && bad++ < 3) printf("FAIL %s seq %d head %d ch %d: gpu %.7g cpu %.7g, err/tol %.3f\n", name, seqs[i / (int)per], (i % (int)per) / d, i % d, g[i], oc[i], e);
+        if (!(e <= *worst)) *worst = e;
+    }
+    return bad;
+}
+
+/* one batch: the direct call, then the call captured and replayed; nonzero on failure (printed) */
+static int tg_batch(harness *hs, const tg_api *a, const int *seqs, int B, int Hq, const char *name, double *worst) {
+    const int d = hs->cpu.d;
+    const size_t per = (size_t)Hq * d, n = per * B, bytes = sizeof(float) * n;
+    float *q = (float *)malloc(bytes), *o1 = (float *)malloc(bytes), *o2 = (float *)malloc(bytes), *oc = (float *)malloc(bytes);
+    oscar_cu_ptr dq = 0, dout = 0;
+    oscar_cu_stream st = NULL, old = hs->gpu.stream;
+    void *graph = NULL, *exec = NULL;
+    int bad = 0, rc, r, i;
+    const char *step = "";
+    if (!q || !o1 || !o2 || !oc || oscar_cuda_malloc(hs->cu, &dq, bytes) || oscar_cuda_malloc(hs->cu, &dout, bytes)) {
+        printf("FAIL %s: buffers\n", name);
+        bad = 1;
+        goto out;
+    }
+    for (i = 0; i < (int)n; i++) q[i] = rnd_normal() * (1.0f + (float)(i % d == 5) * 3.0f);
+    /* the direct call (compiles the kernels, sizes the scratch) */
+    rc = oscar_cuda_upload(hs->cu, dq, q, bytes);
+    if (!rc) rc = oscar_cuda_kv_attend(&hs->gpu, 0, seqs, B, dout, dq, Hq, 0.0f);
+    if (!rc) rc = oscar_cuda_download(hs->cu, o1, dout, bytes);
+    if (rc) {
+        printf("FAIL %s: direct attend: %s %s\n", name, hs->gpu.msg, hs->cu->msg);
+        bad = 1;
+        goto out;
+    }
+    bad += tg_against_cpu(hs, seqs, B, Hq, q, o1, oc, name, worst);
+    /* the same call captured on a stream of its own */
+    if (oscar_cuda_push(hs->cu) != OSCAR_OK) {
+        printf("FAIL %s: context\n", name);
+        bad++;
+        goto out;
+    }
+    step = "cuStreamCreate";
+    rc = a->s_create(&st, 1 /* CU_STREAM_NON_BLOCKING */);
+    if (!rc) {
+        hs->gpu.stream = st;
+        step = "cuStreamBeginCapture";
+        rc = a->begin(st, 2 /* CU_STREAM_CAPTURE_MODE_RELAXED */);
+        if (!rc) {
+            int ra = oscar_cuda_kv_attend(&hs->gpu, 0, seqs, B, dout, dq, Hq, 0.0f);
+            step = ra ? "attend during capture" : "cuStreamEndCapture";
+            rc = a->end(st, &graph);
+            if (ra) {
+                printf("FAIL %s: attend during capture: %s\n", name, hs->gpu.msg);
+                rc = ra;
+            }
+        }
+        hs->gpu.stream = old;
+    }
+    if (!rc) step = "cuGraphInstantiateWithFlags", rc = a->inst(&exec, graph, 0);
+    for (r = 0; r < 3 && !rc; r++) { /* two replays of q, then a replay of a new query in the same buffer */
+        for (i = 0; i < (int)n; i++) o2[i] = NAN;
+        if (r == 2) {
+            for (i = 0; i < (int)n; i++) q[i] = rnd_normal() * (1.0f + (float)(i % d == 9) * 2.0f);
+            step = "new query";
+            if ((rc = oscar_cuda_upload(hs->cu, dq, q, bytes))) break;
+        }
+        step = "poison";
+        if ((rc = oscar_cuda_upload(hs->cu, dout, o2, bytes))) break;
+        step = "cuGraphLaunch";
+        if ((rc = a->launch(exec, st)) || (rc = a->s_sync(st))) break;
+        step = "download";
+        if ((rc = oscar_cuda_download(hs->cu, o2, dout, bytes))) break;
+        if (r < 2 && memcmp(o1, o2, bytes) != 0) {
+            printf("FAIL %s: replay %d gives other bits than the direct call\n", name, r + 1);
+            bad++;
+        }
+        if (r == 2) { /* the replay saw the new query: the direct call's bits, and the CPU's within tolerance */
+            step = "direct attend of the new query";
+            if ((rc = oscar_cuda_kv_attend(&hs->gpu, 0, seqs, B, dout, dq, Hq, 0.0f)) || (rc = oscar_cuda_download(hs->cu, o1, dout, bytes))) break;
+            if (memcmp(o1, o2, bytes) != 0) {
+                printf("FAIL %s: the replay of a new query differs from its direct call\n", name);
+                bad++;
+            }
+            bad += tg_against_cpu(hs, seqs, B, Hq, q, o2, oc, name, worst);
+        }
+    }
+    if (rc) {
+        printf("FAIL %s: %s: error %d %s\n", name, step, rc, hs->gpu.msg);
+        bad++;
+    }
+    if (exec) a->ge_destroy(exec);
+    if (graph) a->g_destroy(graph);
+    if (st) {
+        a->s_sync(st);
+        a->s_destroy(st);
+    }
+    oscar_cuda_pop(hs->cu);
+out:
+    oscar_cuda_mfree(hs->cu, dq);
+    oscar_cuda_mfree(hs->cu, dout);
+    free(q);
+    free(o1);
+    free(o2);
+    free(oc);
+    return bad;
+}
+
+static void test_graph_capture(oscar_cuda *cu) {
+    enum { NS = 40 };
+    static const char *kinds[3] = {"H rotations", "fitted rotations", "bf16"};
+    const int Hkv = 2, d = 128, G = 4, batches[3] = {1, 5, NS};
+    tg_api a;
+    int k, i, bi, bad = 0, seqs[NS], cases = 0;
+    double worst = 0.0;
+    if (g_only && !strstr("graph capture", g_only)) return;
+    if (!tg_resolve(cu, &a)) {
+        printf("FAIL graph capture: the driver lacks the stream capture / graph entry points\n");
+        g_fail++;
+        return;
+    }
+    for (k = 0; k < 3; k++) {
+        harness hs;
+        oscar_kv_config cfg;
+        char name[96];
+        harness_int2(&hs, &cfg, cu, Hkv, d, 8 * NS + 64);
+        for (i = 0; i < 4; i++) {
+            hs.gen.out_ch[i] = 3 + i * 29;
+            hs.gen.out_mul[i] = 5.0f;
+        }
+        if (k == 2) cfg.mode = OSCAR_KV_BF16;
+        if (k == 0 && harness_hadamard(&hs, &cfg, "graph capture")) return;
+        if (k == 1) {
+            tcase rt;
+            memset(&rt, 0, sizeof rt);
+            rt.d = d, rt.Hkv = Hkv, rt.L = 1, rt.rot = 4;
+            if (make_rotations(&hs.rot, &rt) != OSCAR_OK) {
+                printf("FAIL graph capture: rotations\n");
+                g_fail++;
+                return;
+            }
+            hs.have_rot = 1;
+            cfg.rot = &hs.rot;
+        }
+        cfg.max_seqs = NS;
+        if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
+            printf("FAIL graph capture (%s): init: %s %s\n", kinds[k], hs.cpu.msg, hs.gpu.msg);
+            g_fail++;
+            harness_free(&hs);
+            return;
+        }
+        for (i = 0; i < NS; i++) {
+            oscar_kv_seq_create(&hs.cpu, &seqs[i]);
+            oscar_cuda_kv_seq_create(&hs.gpu, &seqs[i]);
+            if (append_both(&hs, seqs[i], seqs[i], i == 0 ? 3001 : 1 + (i * 53) % 700)) {
+                g_fail++;
+                harness_free(&hs);
+                return;
+            }
+        }
+        for (bi = 0; bi < 3; bi++) {
+            snprintf(name, sizeof name, "graph capture (%s, batch %d)", kinds[k], batches[bi]);
+            bad += tg_batch(&hs, &a, seqs, batches[bi], Hkv * G, name, &worst) != 0;
+            cases++;
+        }
+        harness_free(&hs);
+    }
+    if (bad) {
+        printf("FAIL graph capture: %d of %d batches\n", bad, cases);
+        g_fail++;
+    } else {
+        printf("ok   %-52s batches %d  worst err/tol %.3f\n", "graph capture", cases, worst);
+    }
+}
+
 /* ---- issue 7: device out of memory ---- */
 
 /* a cache that cannot fit in device memory: a clear OSCAR_ERR_DEVICE_OOM naming the allocation,
@@ -1648,9 +1872,10 @@ static void test_gpu(int quick) {
     test_nonfinite(&cu, 2);
     test_flush_edges(&cu);
     if (!quick) test_wide_batch(&cu);
+    test_graph_capture(&cu);
     if (!quick) test_device_oom(&cu); /* expected API errors: not under compute-sanitizer (--quick) */
     test_two_threads(quick);
-    printf("GPU checks: %d cases in %.1f s\n", n + (quick ? 2 : 4), now_s() - t0);
+    printf("GPU checks: %d cases in %.1f s\n", n + (quick ? 3 : 5), now_s() - t0);
     oscar_cuda_free(&cu);
 }
 

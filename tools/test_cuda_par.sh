@@ -8,7 +8,7 @@ D=${1:-/tmp/test_cuda_par}
 [ $# -gt 0 ] && shift
 X="$*"
 mkdir -p "$D" || exit 1
-set -- "grid[d64 " "grid[d128 " "grid[d256 " "long" "hsplit" "layout" "center" "gain[" "flush edges" "nonfinite" "fork" "batch8" "balance" "wide batch" "two threads"
+set -- "grid[d64 " "grid[d128 " "grid[d256 " "long" "hsplit" "layout" "center" "gain[" "flush edges" "nonfinite" "fork" "batch8" "balance" "wide batch" "two threads" "graph capture"
 i=0
 for g in "$@"; do
     i=$((i + 1))
