@@ -554,7 +554,9 @@ OSCAR_API oscar_cu_ptr oscar_cuda_kv_window_ptr(const oscar_cuda_kv *kv, int seq
    the query is rotated by R_k and the output un-rotated by R_v^T (not when absorb_v).
    CUDA graphs: for n_seqs <= 64, once a call of that batch and context has compiled the kernels
    and sized the scratch buffer, a call only launches kernels on kv->stream (no host copy, no
-   allocation, no synchronisation), so it can be captured (`oscar bench --gpu` does: graph_us). */
+   allocation, no synchronisation), so it can be captured (`oscar bench --gpu` does: graph_us). A replay repeats
+   the captured call: the sequences' lengths travel in the launch parameters, so after an append to one of them,
+   capture again (test_cuda --gpu --only "graph capture" replays captured calls against the direct call's bits). */
 OSCAR_API int oscar_cuda_kv_attend(oscar_cuda_kv *kv, int layer, const int *seqs, int n_seqs, oscar_cu_ptr out, oscar_cu_ptr q, int n_q_heads, float scale);
 
 #ifdef __cplusplus
