@@ -607,6 +607,19 @@ static int append_batch_both(harness *hs, const int *seqs, int B) {
     return OSCAR_OK;
 }
 
+/* n new sequences on both sides (the same ids), sequence i holding lens[i] tokens of fresh data; nonzero on failure */
+static int seqs_both(harness *hs, int *seqs, const int *lens, int n) {
+    int i, rc;
+    for (i = 0; i < n; i++) {
+        if ((rc = oscar_kv_seq_create(&hs->cpu, &seqs[i])) || (rc = oscar_cuda_kv_seq_create(&hs->gpu, &seqs[i]))) {
+            printf("FAIL seq_create: %s %s\n", hs->cpu.msg, hs->gpu.msg);
+            return rc;
+        }
+        if ((rc = append_both(hs, seqs[i], seqs[i], lens[i]))) return rc;
+    }
+    return OSCAR_OK;
+}
+
 /* bytes of pages, sink rows and live window rows of a sequence are identical */
 static int compare_cache(harness *hs, int seq, const char *name) {
     oscar_kv *c = &hs->cpu;
@@ -995,9 +1008,13 @@ static void harness_int2(harness *hs, oscar_kv_config *cfg, oscar_cuda *cu, int 
     hs->gen.Hkv = Hkv;
 }
 
-/* H rotations for a one-layer harness cache (cfg's head dim and KV heads); nonzero on failure (counted) */
-static int harness_hadamard(harness *hs, oscar_kv_config *cfg, const char *name) {
-    if (oscar_rotations_alloc(&hs->rot, 1, cfg->head_dim, cfg->n_kv_heads, 0) || oscar_rotations_set_fixed(&hs->rot, OSCAR_COMP_HADAMARD)) {
+/* rotations of kind rot (tcase.rot) for a one-layer harness cache (cfg's head dim and KV heads); nonzero on failure
+   (counted) */
+static int harness_rot(harness *hs, oscar_kv_config *cfg, int rot, const char *name) {
+    tcase rt;
+    memset(&rt, 0, sizeof rt);
+    rt.d = cfg->head_dim, rt.Hkv = cfg->n_kv_heads, rt.L = 1, rt.rot = rot;
+    if (make_rotations(&hs->rot, &rt) != OSCAR_OK) {
         printf("FAIL %s: rotations: %s\n", name, hs->rot.msg);
         g_fail++;
         return 1;
@@ -1021,7 +1038,7 @@ static void test_nonfinite(oscar_cuda *cu, int rot) {
         hs.gen.out_ch[i] = i * 7;
         hs.gen.out_mul[i] = 5.0f;
     }
-    if (rot && harness_hadamard(&hs, &cfg, "nonfinite")) return;
+    if (rot && harness_rot(&hs, &cfg, 1, "nonfinite")) return;
     if (rot == 2) {
         hs.rot.k_rot[1] = nextafterf(hs.rot.k_rot[1], 1.0f);
         hs.rot.v_rot[1] = nextafterf(hs.rot.v_rot[1], 1.0f);
@@ -1144,7 +1161,7 @@ static void test_flush_edges(oscar_cuda *cu) {
             cfg.group_size = cf[ci].g;
             cfg.k_clip = cf[ci].kc;
             cfg.v_clip = cf[ci].vc;
-            if (harness_hadamard(&hs, &cfg, "flush edges")) return;
+            if (harness_rot(&hs, &cfg, 1, "flush edges")) return;
             if (cf[ci].dense) {
                 hs.rot.k_rot[1] = nextafterf(hs.rot.k_rot[1], 1.0f);
                 hs.rot.v_rot[1] = nextafterf(hs.rot.v_rot[1], 1.0f);
@@ -1208,7 +1225,7 @@ static void test_flush_edges(oscar_cuda *cu) {
         oscar_kv_config cfg;
         int rc;
         harness_int2(&hs, &cfg, cu, 2, 64, 16);
-        if (harness_hadamard(&hs, &cfg, "flush edges")) return;
+        if (harness_rot(&hs, &cfg, 1, "flush edges")) return;
         hs.rot.v_rot[70] = 3.0f;
         rc = oscar_cuda_kv_init(&hs.gpu, cu, &cfg);
         CHECK(rc == OSCAR_ERR_RANGE && strstr(hs.gpu.msg, "orthogonal") && hs.gpu.pool == 0, "flush edges: init with |R| = 3 gives %d: %s", rc, hs.gpu.msg);
@@ -1222,7 +1239,7 @@ static void test_wide_batch(oscar_cuda *cu) {
     harness hs;
     oscar_kv_config cfg;
     enum { NS = 70 };
-    int seqs[NS], i, r, Hkv = 1, d = 64;
+    int seqs[NS], lens[NS], i, r, Hkv = 1, d = 64;
     double worst = 0.0;
     if (g_only && !strstr("wide batch", g_only)) return;
     harness_int2(&hs, &cfg, cu, Hkv, d, 1024);
@@ -1234,32 +1251,18 @@ static void test_wide_batch(oscar_cuda *cu) {
         hs.gen.out_ch[i] = 3 + i * 11;
         hs.gen.out_mul[i] = 6.0f;
     }
-    { /* random orthogonal rotations: 70 sequences through the query rotation and the merge */
-        tcase rt;
-        memset(&rt, 0, sizeof rt);
-        rt.d = d, rt.Hkv = Hkv, rt.L = 1, rt.rot = 2;
-        if (make_rotations(&hs.rot, &rt) != OSCAR_OK) {
-            printf("FAIL wide batch: rotations\n");
-            g_fail++;
-            return;
-        }
-        hs.have_rot = 1;
-        cfg.rot = &hs.rot;
-    }
+    if (harness_rot(&hs, &cfg, 2, "wide batch")) return; /* random orthogonal: 70 sequences through the query rotation and the merge */
     if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
         printf("FAIL wide batch: init: %s %s\n", hs.cpu.msg, hs.gpu.msg);
         g_fail++;
         harness_free(&hs);
         return;
     }
-    for (i = 0; i < NS; i++) {
-        oscar_kv_seq_create(&hs.cpu, &seqs[i]);
-        oscar_cuda_kv_seq_create(&hs.gpu, &seqs[i]);
-        if (append_both(&hs, seqs[i], seqs[i], 1 + (i * 37) % 300)) {
-            g_fail++;
-            harness_free(&hs);
-            return;
-        }
+    for (i = 0; i < NS; i++) lens[i] = 1 + (i * 37) % 300;
+    if (seqs_both(&hs, seqs, lens, NS)) {
+        g_fail++;
+        harness_free(&hs);
+        return;
     }
     for (r = 0; r < 3; r++)
         if (append_batch_both(&hs, seqs, NS)) {
@@ -1438,7 +1441,7 @@ static void test_graph_capture(oscar_cuda *cu) {
     static const char *kinds[3] = {"H rotations", "fitted rotations", "bf16"};
     const int Hkv = 2, d = 128, G = 4, batches[3] = {1, 5, NS};
     tg_api a;
-    int k, i, bi, bad = 0, seqs[NS], cases = 0;
+    int k, i, bi, bad = 0, seqs[NS], lens[NS], cases = 0;
     double worst = 0.0;
     if (g_only && !strstr("graph capture", g_only)) return;
     if (!tg_resolve(cu, &a)) {
@@ -1456,19 +1459,7 @@ static void test_graph_capture(oscar_cuda *cu) {
             hs.gen.out_mul[i] = 5.0f;
         }
         if (k == 2) cfg.mode = OSCAR_KV_BF16;
-        if (k == 0 && harness_hadamard(&hs, &cfg, "graph capture")) return;
-        if (k == 1) {
-            tcase rt;
-            memset(&rt, 0, sizeof rt);
-            rt.d = d, rt.Hkv = Hkv, rt.L = 1, rt.rot = 4;
-            if (make_rotations(&hs.rot, &rt) != OSCAR_OK) {
-                printf("FAIL graph capture: rotations\n");
-                g_fail++;
-                return;
-            }
-            hs.have_rot = 1;
-            cfg.rot = &hs.rot;
-        }
+        if (k < 2 && harness_rot(&hs, &cfg, k == 0 ? 1 : 4, "graph capture")) return; /* H; fitted r_h_pbr */
         cfg.max_seqs = NS;
         if (oscar_kv_init(&hs.cpu, &cfg) || oscar_cuda_kv_init(&hs.gpu, cu, &cfg)) {
             printf("FAIL graph capture (%s): init: %s %s\n", kinds[k], hs.cpu.msg, hs.gpu.msg);
@@ -1476,14 +1467,11 @@ static void test_graph_capture(oscar_cuda *cu) {
             harness_free(&hs);
             return;
         }
-        for (i = 0; i < NS; i++) {
-            oscar_kv_seq_create(&hs.cpu, &seqs[i]);
-            oscar_cuda_kv_seq_create(&hs.gpu, &seqs[i]);
-            if (append_both(&hs, seqs[i], seqs[i], i == 0 ? 3001 : 1 + (i * 53) % 700)) {
-                g_fail++;
-                harness_free(&hs);
-                return;
-            }
+        for (i = 0; i < NS; i++) lens[i] = i == 0 ? 3001 : 1 + (i * 53) % 700;
+        if (seqs_both(&hs, seqs, lens, NS)) {
+            g_fail++;
+            harness_free(&hs);
+            return;
         }
         for (bi = 0; bi < 3; bi++) {
             snprintf(name, sizeof name, "graph capture (%s, batch %d)", kinds[k], batches[bi]);
