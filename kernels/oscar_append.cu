@@ -1248,22 +1248,11 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
     }
 }
 
-// the tiled kernels' body with CN n-tiles per accumulator chunk; dynamic shared memory, OSCAR__APPEND_SMEM bytes
-// (oscar_append_smem, for the host): Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR] | (wgmma) Rh, Rl
-template <int CN, bool HS, bool SW>
-static __device__ __forceinline__ void oscar__append_tiled(const oscar_append_params &p) {
-    extern __shared__ __align__(16) oscar_u8 dsm[];
-    oscar_u32 *ys = (oscar_u32 *)dsm;
-    float *rs = (float *)(dsm + TR * D * 2);
-    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
-    oscar__append_impl<0, CN, HS, SW>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
-    if (p.wlate) oscar_pdl_wait(); // (every thread: the block exits only once the flush launch is done)
-}
 #ifndef OSCAR_APPEND_BREC
 #define OSCAR_APPEND_BREC 0 // timing only: the tiled append kernels record each block (start, length, SM, kernel) in oscar_abrec
 #endif
 #if OSCAR_APPEND_BREC
-#define OSCAR__ABREC_CAP 65536
+#define OSCAR__ABREC_CAP 131072
 __device__ unsigned long long oscar_abrec[2 * OSCAR__ABREC_CAP]; // [2 i]: start ns (globaltimer); [2 i + 1]: ns | SM << 40 | kernel << 56
 __device__ unsigned oscar_abrec_n;                                // records taken (blocks past the capacity are not recorded)
 static __device__ __forceinline__ unsigned long long oscar__gtime() {
@@ -1284,10 +1273,28 @@ static __device__ __forceinline__ void oscar__brec_end(unsigned long long t0, in
 }
 #define OSCAR__BREC_BEGIN const unsigned long long brec_t0 = oscar__gtime();
 #define OSCAR__BREC_END(kid) oscar__brec_end(brec_t0, kid);
+#define OSCAR__BREC_MARK(kid) oscar__brec_end(oscar__gtime(), kid); // a point in time: length 0
 #else
 #define OSCAR__BREC_BEGIN
 #define OSCAR__BREC_END(kid)
 #endif
+// the tiled kernels' body with CN n-tiles per accumulator chunk; dynamic shared memory, OSCAR__APPEND_SMEM bytes
+// (oscar_append_smem, for the host): Y [TR][D] BF16 | code bytes | s_ss [TR] | s_bad [TR] | s_job [TR] | (wgmma) Rh, Rl
+template <int CN, bool HS, bool SW>
+static __device__ __forceinline__ void oscar__append_tiled(const oscar_append_params &p) {
+    extern __shared__ __align__(16) oscar_u8 dsm[];
+    oscar_u32 *ys = (oscar_u32 *)dsm;
+    float *rs = (float *)(dsm + TR * D * 2);
+    float *s_ss = rs + AW * OSCAR_APPEND_NR * D / 4;
+    oscar__append_impl<0, CN, HS, SW>(p, ys, rs, s_ss, (int *)(s_ss + TR), (int4 *)(s_ss + 2 * TR), dsm + OSCAR__APPEND_SMEM0);
+    if (p.wlate) {
+#if OSCAR_APPEND_BREC
+        __syncthreads(); // (timing only: every warp's own work done, recorded before the block waits for the flush)
+        OSCAR__BREC_MARK(4)
+#endif
+        oscar_pdl_wait(); // (every thread: the block exits only once the flush launch is done)
+    }
+}
 extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_params p) {
     OSCAR__BREC_BEGIN
     oscar__append_tiled<CNT, OSCAR_APPEND_HOIST == 1, false>(p);

@@ -5,7 +5,7 @@ long flush (oscar_append_w) how its blocks' lengths run by wave and how many are
 usage: abrec.py FILE [FILE ...]"""
 import struct, sys
 
-KNAME = {1: "oscar_append_w", 2: "oscar_append", 3: "oscar_append_s"}
+KNAME = {1: "oscar_append_w", 2: "oscar_append", 3: "oscar_append_s", 4: "write blocks' work done (marks)"}
 
 def load(path):
     raw = open(path, "rb").read()
@@ -67,3 +67,6 @@ for path in sys.argv[1:]:
             print("  %s #%d: %d blocks, %.1f to %.1f us (%.1f us)" % (KNAME.get(kid, str(kid)), i, len(ri), (a - g00) / 1e3, (b - g00) / 1e3, (b - a) / 1e3))
             if len(ri) > 4000:
                 flush_stats(ri, g00)
+            else: # a small launch: when its blocks start and end
+                q = lambda v: "%.1f / %.1f / %.1f" % (v[0], v[len(v) // 2], v[-1])
+                print("    starts (first / median / last) %s us, ends %s us" % (q(sorted((x[0] - g00) / 1e3 for x in ri)), q(sorted((x[1] - g00) / 1e3 for x in ri))))
