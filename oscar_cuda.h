@@ -516,6 +516,12 @@ typedef struct oscar_cuda_kv {
                                            (0, 0) publishes after its own wait: the input rows are complete);
                                            2: at its start (tests, benchmarks) */
     int append_epoch;                   /* the last epoch an append call published (append_wlate) */
+    int append_wsplit;                  /* 1: that write launch (append_wlate) in blocks of 16 jobs through
+                                           oscar_append_s (4 warps on one MMA tile at d 128), so that its blocks
+                                           end within the flush launch's drain (run s39-8, H100, d 128: 0.771 /
+                                           0.776 ms back to back, 50.0 / 50.2% of copy, against 0.773 / 0.784,
+                                           49.7%); 0 (init): whole tiles. Opt-in until its d 64 fix has run on a
+                                           GPU (kernels/NOTES.md, thirty-ninth session). The same bytes either way */
     int append_small;                   /* 0 (init): an append launch of at most OSCAR__SMALL_JOBS jobs per (KV
                                            head, K|V) that oscar_append would take (dense rotations: a decode
                                            step's one-token appends) goes through oscar_append_s, whose warps
@@ -956,6 +962,8 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "                           //   input rows (host: oscar_cuda_kv.append_wlate)\n",
     "    int epoch;             // > 0 with wlate 0 (that flush launch): block (0, 0) stores it to err[OSCAR_ERR_EPOCH] after\n",
     "                           //   its wait, before it lets the next launch in\n",
+    "    int tr;                // oscar_append_s: jobs per block, 16 or 0 (a whole tile, 64 at d 128): 16 for the write\n",
+    "                           //   launch behind its call's flush (wlate), whose blocks then end within the flush's drain\n",
     "    float k_clip, v_clip;  // <= 0: no clip\n",
     "    int inl[OSCAR_INLINE_INTS]; // where jobs is 0: the runs, then (flush) the new pages, which block (0, 0) writes to bt\n",
     "};\n",
@@ -2239,7 +2247,8 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job, oscar_u8 *sb) {\n",
     "    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;\n",
     "    const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;\n",
-    "    const long long job0 = (long long)blockIdx.x * TR;\n",
+    "    const int trb = SW && p.tr \? p.tr : TR; // the block's jobs (oscar_append_s: p.tr, 16 or a whole tile)\n",
+    "    const long long job0 = (long long)blockIdx.x * trb;\n",
     "    const float *X = (const float *)(isv \? p.v : p.k);\n",
     "    const float *MU = oscar__mean_row(p, isv, head); // subtracted from the input rows before anything else\n",
     "    // launched to start while the previous kernel runs (oscar_cuda_kv.append_pdl): nothing it wrote (input rows,\n",
@@ -2265,15 +2274,15 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        // ---- the tile's jobs, looked up once into s_job (oscar__fjob); does the tile hold input\n",
     "        // rows (else it only moves window rows, rotated before) ----\n",
     "        bool any = false;\n",
-    "        if (tid < TR) {\n",
-    "            const int4 jb = oscar__fjob(p, job0 + tid);\n",
+    "        if (tid < TR) { // (past the block's jobs: none, for the warps that oscar__rotate_tile gives the tile's other MMA tiles)\n",
+    "            const int4 jb = tid < trb \? oscar__fjob(p, job0 + tid) : make_int4(-1, 0, 0, 0);\n",
     "            s_job[tid] = jb;\n",
     "            any = jb.x >= 0;\n",
     "        }\n",
     "        tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all\n",
     "        if (tiled) {\n",
     "            // the MMA tiles that hold the tile's jobs (the jobs past the launch's last are none)\n",
-    "            const int mt = p.n_jobs - job0 >= TR \? TR / 16 : (int)(p.n_jobs - job0 + 15) / 16;\n",
+    "            const int mt = p.n_jobs - job0 >= trb \? trb / 16 : (int)(p.n_jobs - job0 + 15) / 16;\n",
     "            oscar__rotate_tile<CN, HS, SW>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb, mt);\n",
     "            __syncthreads();\n",
     "        }\n",
@@ -2349,7 +2358,7 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "        }\n",
     "        return true;\n",
     "    };\n",
-    "    for (int r0 = warp * OSCAR_APPEND_NR; r0 < TR; r0 += AW * OSCAR_APPEND_NR) {\n",
+    "    for (int r0 = warp * OSCAR_APPEND_NR; r0 < trb; r0 += AW * OSCAR_APPEND_NR) {\n",
     "        if (job0 + r0 >= p.n_jobs) break; // warp-uniform; no block barriers below\n",
     "        float x[OSCAR_APPEND_NR][NC];\n",
     "        int slot[OSCAR_APPEND_NR], pos[OSCAR_APPEND_NR], page[OSCAR_APPEND_NR];\n",
@@ -2430,6 +2439,8 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "// them with 4 or 2 warps (at most WPS) splitting each MMA tile's columns, where oscar_append gives a warp each MMA tile\n",
     "// and the warps past the jobs rotate zeros: the product's chain a quarter as long for one row at d 128. A kernel of its\n",
     "// own: the run-time split in oscar_append cost 1.4% on 2,048-token appends and 3% on long d 256 flushes (run s33-4).\n",
+    "// With p.tr 16 a block takes 16 jobs instead of a whole tile (grid ceil(n_jobs / 16)): the write launch behind its\n",
+    "// call's flush (oscar_cuda_kv.append_wsplit), whose blocks start only in the flush's drain.\n",
     "// The same bytes. Built for INT2 caches without the warpgroup product (oscar_append_s_built says)\n",
     "#if OSCAR_INT2 && !OSCAR_APPEND_WGMMA\n",
     "#define OSCAR_APPEND_SMALL 1\n",
@@ -5123,7 +5134,7 @@ static void oscar__cache_write(oscar_cuda *cu, uint64_t key, const void *img, si
 typedef struct oscar__append_params {
     uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt, kmean, vmean;
     int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
-    int32_t wht, wlate, epoch;
+    int32_t wht, wlate, epoch, tr;
     float k_clip, v_clip;
     int32_t inl[OSCAR__INLINE_INTS];
 } oscar__append_params;
@@ -6213,6 +6224,14 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             else p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             const char *fn_name = fa_name;
             oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_write, blocks, 0, &fn_name);
+            if (wl && kv->append_wsplit == 1 && kv->fn_append_s) { /* blocks of 16 jobs (append_wsplit): its 80 whole
+                tiles of a prefill's 320 sink / window rows (8 KV heads) ended 6.4-6.7 us after the flush, their own work
+                done 21 us after they started; 320 blocks of 16 end 1.1 us after it (runs s39-7 / s39-8, H100) */
+                fn = kv->fn_append_s;
+                fn_name = "oscar_append_s";
+                blocks = (unsigned)(((size_t)n_write + 15) / 16);
+                p.tr = 16;
+            }
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
             p.wlate = wl; /* (behind this call's flush launch, which reads no window row: see wl) */

@@ -1115,7 +1115,8 @@ template <int KW, int CN, bool HS = false, bool SW = false>
 static __device__ __forceinline__ void oscar__append_impl(const oscar_append_params &p, oscar_u32 *ys, float *rs, float *s_ss, int *s_bad, int4 *s_job, oscar_u8 *sb) {
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int hv = blockIdx.y, head = hv % p.Hkv, isv = hv / p.Hkv;
-    const long long job0 = (long long)blockIdx.x * TR;
+    const int trb = SW && p.tr ? p.tr : TR; // the block's jobs (oscar_append_s: p.tr, 16 or a whole tile)
+    const long long job0 = (long long)blockIdx.x * trb;
     const float *X = (const float *)(isv ? p.v : p.k);
     const float *MU = oscar__mean_row(p, isv, head); // subtracted from the input rows before anything else
     // launched to start while the previous kernel runs (oscar_cuda_kv.append_pdl): nothing it wrote (input rows,
@@ -1141,15 +1142,15 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         // ---- the tile's jobs, looked up once into s_job (oscar__fjob); does the tile hold input
         // rows (else it only moves window rows, rotated before) ----
         bool any = false;
-        if (tid < TR) {
-            const int4 jb = oscar__fjob(p, job0 + tid);
+        if (tid < TR) { // (past the block's jobs: none, for the warps that oscar__rotate_tile gives the tile's other MMA tiles)
+            const int4 jb = tid < trb ? oscar__fjob(p, job0 + tid) : make_int4(-1, 0, 0, 0);
             s_job[tid] = jb;
             any = jb.x >= 0;
         }
         tiled = __syncthreads_or(any) != 0; // block-uniform; s_job visible to all
         if (tiled) {
             // the MMA tiles that hold the tile's jobs (the jobs past the launch's last are none)
-            const int mt = p.n_jobs - job0 >= TR ? TR / 16 : (int)(p.n_jobs - job0 + 15) / 16;
+            const int mt = p.n_jobs - job0 >= trb ? trb / 16 : (int)(p.n_jobs - job0 + 15) / 16;
             oscar__rotate_tile<CN, HS, SW>(p, X, MU, (const uint4 *)R, head, ys, s_ss, s_bad, s_job, sb, mt);
             __syncthreads();
         }
@@ -1225,7 +1226,7 @@ static __device__ __forceinline__ void oscar__append_impl(const oscar_append_par
         }
         return true;
     };
-    for (int r0 = warp * OSCAR_APPEND_NR; r0 < TR; r0 += AW * OSCAR_APPEND_NR) {
+    for (int r0 = warp * OSCAR_APPEND_NR; r0 < trb; r0 += AW * OSCAR_APPEND_NR) {
         if (job0 + r0 >= p.n_jobs) break; // warp-uniform; no block barriers below
         float x[OSCAR_APPEND_NR][NC];
         int slot[OSCAR_APPEND_NR], pos[OSCAR_APPEND_NR], page[OSCAR_APPEND_NR];
@@ -1306,6 +1307,8 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 // them with 4 or 2 warps (at most WPS) splitting each MMA tile's columns, where oscar_append gives a warp each MMA tile
 // and the warps past the jobs rotate zeros: the product's chain a quarter as long for one row at d 128. A kernel of its
 // own: the run-time split in oscar_append cost 1.4% on 2,048-token appends and 3% on long d 256 flushes (run s33-4).
+// With p.tr 16 a block takes 16 jobs instead of a whole tile (grid ceil(n_jobs / 16)): the write launch behind its
+// call's flush (oscar_cuda_kv.append_wsplit), whose blocks start only in the flush's drain.
 // The same bytes. Built for INT2 caches without the warpgroup product (oscar_append_s_built says)
 #if OSCAR_INT2 && !OSCAR_APPEND_WGMMA
 #define OSCAR_APPEND_SMALL 1

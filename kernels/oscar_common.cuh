@@ -35,6 +35,8 @@ struct oscar_append_params {
                            //   input rows (host: oscar_cuda_kv.append_wlate)
     int epoch;             // > 0 with wlate 0 (that flush launch): block (0, 0) stores it to err[OSCAR_ERR_EPOCH] after
                            //   its wait, before it lets the next launch in
+    int tr;                // oscar_append_s: jobs per block, 16 or 0 (a whole tile, 64 at d 128): 16 for the write
+                           //   launch behind its call's flush (wlate), whose blocks then end within the flush's drain
     float k_clip, v_clip;  // <= 0: no clip
     int inl[OSCAR_INLINE_INTS]; // where jobs is 0: the runs, then (flush) the new pages, which block (0, 0) writes to bt
 };
