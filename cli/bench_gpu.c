@@ -1049,19 +1049,14 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
             else if (!strcmp(a, "--small")) oscar__bg_small = atoi(v);
             else oscar__bg_apdl = atoi(v);
         }
-        else if (!strcmp(a, "--wlate")) {
-            if (strcmp(v, "0") && strcmp(v, "2")) {
-                fprintf(stderr, "bench --gpu: --wlate wants 0 (where it can) or 2 (never), not '%s'\n", v);
+        else if (!strcmp(a, "--wlate") || !strcmp(a, "--wsplit")) { /* 0 or 2 (the wait at the start) / 0 or 1 (blocks of 16) */
+            const int late = !strcmp(a, "--wlate");
+            const char *alt = late ? "2" : "1";
+            if (strcmp(v, "0") && strcmp(v, alt)) {
+                fprintf(stderr, "bench --gpu: %s wants 0 or %s, not '%s'\n", a, alt, v);
                 return 2;
             }
-            oscar__bg_wlate = atoi(v);
-        }
-        else if (!strcmp(a, "--wsplit")) {
-            if (strcmp(v, "0") && strcmp(v, "1")) {
-                fprintf(stderr, "bench --gpu: --wsplit wants 0 (whole tiles) or 1 (blocks of 16 jobs), not '%s'\n", v);
-                return 2;
-            }
-            oscar__bg_wsplit = atoi(v);
+            *(late ? &oscar__bg_wlate : &oscar__bg_wsplit) = atoi(v);
         }
         else if (!strcmp(a, "--wcarve")) oscar__bg_wcarve = atoi(v);
         else if (!strcmp(a, "--wchunks")) {
