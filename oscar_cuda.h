@@ -516,12 +516,17 @@ typedef struct oscar_cuda_kv {
                                            (0, 0) publishes after its own wait: the input rows are complete);
                                            2: at its start (tests, benchmarks) */
     int append_epoch;                   /* the last epoch an append call published (append_wlate) */
-    int append_wsplit;                  /* 1: that write launch (append_wlate) in blocks of 16 jobs through
+    int append_wsplit;                  /* 0 (init): that write launch (append_wlate) in blocks of 16 jobs through
                                            oscar_append_s (4 warps on one MMA tile at d 128), so that its blocks
-                                           end within the flush launch's drain (run s39-8, H100, d 128: 0.771 /
-                                           0.776 ms back to back, 50.0 / 50.2% of copy, against 0.773 / 0.784,
-                                           49.7%); 0 (init): whole tiles. Opt-in until its d 64 fix has run on a
-                                           GPU (kernels/NOTES.md, thirty-ninth session). The same bytes either way */
+                                           end within the flush launch's drain (back to back, d 128: 0.771 /
+                                           0.776 ms against 0.773 / 0.784 on an H100, run s39-8; 0.761-0.762
+                                           against 0.764-0.765 on an H200, run s40-1); 2: whole tiles (tests,
+                                           benchmarks). The same bytes either way */
+    int append_stagger;                 /* 0 (init): a flush launch through oscar_append_w of at least two waves
+                                           starts its first wave's blocks of one SM 1.5 us apart by their rank there
+                                           (w47: on an H200 the launch 4 us shorter, 0.753 against 0.757 ms back to
+                                           back, run s40-2); 1: every launch through it (tests); 2: all at once
+                                           (tests, benchmarks). The same bytes */
     int append_small;                   /* 0 (init): an append launch of at most OSCAR__SMALL_JOBS jobs per (KV
                                            head, K|V) that oscar_append would take (dense rotations: a decode
                                            step's one-token appends) goes through oscar_append_s, whose warps
@@ -964,6 +969,8 @@ static const char *const oscar__src_oscar_common_cuh[] = {
     "                           //   its wait, before it lets the next launch in\n",
     "    int tr;                // oscar_append_s: jobs per block, 16 or 0 (a whole tile, 64 at d 128): 16 for the write\n",
     "                           //   launch behind its call's flush (wlate), whose blocks then end within the flush's drain\n",
+    "    int sms;               // oscar_append_w: the device's SMs, whose first wave of blocks then starts by rank on the SM\n",
+    "                           //   (OSCAR_APPEND_STAGGER), or 0: all at once (host: oscar_cuda_kv.append_stagger)\n",
     "    float k_clip, v_clip;  // <= 0: no clip\n",
     "    int inl[OSCAR_INLINE_INTS]; // where jobs is 0: the runs, then (flush) the new pages, which block (0, 0) writes to bt\n",
     "};\n",
@@ -1216,6 +1223,9 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "                             // to 1% slower on 2048-token appends through oscar_append), 0 in neither\n",
     "#endif\n",
     "#define WPS ((D / 8 / CNT) < 4 \? (D / 8 / CNT) : 4) // oscar_append_s: warps on one MMA tile at most (its n-tiles a multiple of CNT)\n",
+    "#ifndef OSCAR_APPEND_STAGGER // oscar_append_w with p.sms: ns between the starts of the first wave's blocks of one SM, by\n",
+    "#define OSCAR_APPEND_STAGGER 1500 // their rank there (linear block index / p.sms, below OSCAR_APPEND_WMINB); 0: none.\n",
+    "#endif                            // The same bytes (w47, run s40-2)\n",
     "#ifndef OSCAR_APPEND_MINB // resident blocks per SM the register allocation must allow (0: no hint);\n",
     "#if OSCAR_APPEND_WGMMA      // the B matrices in shared memory (50 KB per block at d 128) allow 4\n",
     "#define OSCAR_APPEND_MINB 4\n",
@@ -2473,8 +2483,29 @@ static const char *const oscar__src_oscar_append_cu[] = {
     "#endif\n",
     "extern \"C\" __device__ int oscar_append_w_built = OSCAR_APPEND_WIDE;\n",
     "#if OSCAR_APPEND_WIDE\n",
+    "#if OSCAR_APPEND_STAGGER > 0\n",
+    "// the first wave's blocks of one SM start OSCAR_APPEND_STAGGER ns apart by their rank there (the block scheduler hands\n",
+    "// out the first wave in linear order, one block per SM in turn), so that the SM has a tile to work on while the later\n",
+    "// ranks' rows load, instead of 8 blocks that wait for their 34.6 MB together and then compete for the SM: on an H200\n",
+    "// the first wave's blocks took 29.2 instead of 34.3 us and the launch 4 us less (run s40-2). Not inlined: the kernel's\n",
+    "// register allocation stays as without it\n",
+    "static __device__ __noinline__ void oscar__stagger(unsigned sms) {\n",
+    "    const unsigned lin = blockIdx.x + gridDim.x * blockIdx.y, rk = lin / sms;\n",
+    "    if (rk > 0 && rk < OSCAR_APPEND_WMINB) {\n",
+    "        unsigned long long t0, t1;\n",
+    "        asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t0));\n",
+    "        do {\n",
+    "            __nanosleep(200);\n",
+    "            asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t1));\n",
+    "        } while (t1 - t0 < (unsigned long long)rk * OSCAR_APPEND_STAGGER);\n",
+    "    }\n",
+    "}\n",
+    "#endif\n",
     "extern \"C\" __global__ void __launch_bounds__(AW * 32, OSCAR_APPEND_WMINB) oscar_append_w(const oscar_append_params p) {\n",
     "    OSCAR__BREC_BEGIN\n",
+    "#if OSCAR_APPEND_STAGGER > 0\n",
+    "    if (p.sms > 0) oscar__stagger((unsigned)p.sms);\n",
+    "#endif\n",
     "    oscar__append_tiled<OSCAR_APPEND_WCNT, OSCAR_APPEND_HOIST != 0, false>(p);\n",
     "    OSCAR__BREC_END(1)\n",
     "}\n",
@@ -5134,7 +5165,7 @@ static void oscar__cache_write(oscar_cuda *cu, uint64_t key, const void *img, si
 typedef struct oscar__append_params {
     uint64_t k, v, jobs, pool, sink, win, krot, vrot, err, bt, kmean, vmean;
     int32_t n_jobs, layer, L, Hkv, S0, ring, P, max_pages, rot_heads, head_page_bytes, n_runs;
-    int32_t wht, wlate, epoch, tr;
+    int32_t wht, wlate, epoch, tr, sms;
     float k_clip, v_clip;
     int32_t inl[OSCAR__INLINE_INTS];
 } oscar__append_params;
@@ -6213,6 +6244,9 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             p.n_runs = n_frun;
             const char *fn_name = fa_name;
             oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_flush, blocks, 1, &fn_name);
+            /* oscar_append_w's first wave by rank on the SM (append_stagger), where the launch has at least two waves */
+            p.sms = fn == kv->fn_append_w && kv->append_stagger != 2 && cu->sm_count > 0 &&
+                            (kv->append_stagger == 1 || (long long)blocks * kv->Hkv * 2 >= 2LL * kv->occ_append_w * cu->sm_count) ? cu->sm_count : 0;
             rc = oscar__launch_ex(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p, kv->append_pdl != 2);
             if (rc && pinl) /* the block tables must still name the pages the sequences now hold */
                 for (i = 0; i < n_items; i++)
@@ -6224,7 +6258,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             else p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             const char *fn_name = fa_name;
             oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_write, blocks, 0, &fn_name);
-            if (wl && kv->append_wsplit == 1 && kv->fn_append_s) { /* blocks of 16 jobs (append_wsplit): its 80 whole
+            if (wl && kv->append_wsplit != 2 && kv->fn_append_s) { /* blocks of 16 jobs (append_wsplit): its 80 whole
                 tiles of a prefill's 320 sink / window rows (8 KV heads) ended 6.4-6.7 us after the flush, their own work
                 done 21 us after they started; 320 blocks of 16 end 1.1 us after it (runs s39-7 / s39-8, H100) */
                 fn = kv->fn_append_s;
@@ -6234,6 +6268,7 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             }
             p.n_jobs = n_write;
             p.n_runs = n_runs - n_frun;
+            p.sms = 0;
             p.wlate = wl; /* (behind this call's flush launch, which reads no window row: see wl) */
             rc = oscar__launch_ex(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p, kv->append_pdl != 2);
         }

@@ -37,6 +37,8 @@ struct oscar_append_params {
                            //   its wait, before it lets the next launch in
     int tr;                // oscar_append_s: jobs per block, 16 or 0 (a whole tile, 64 at d 128): 16 for the write
                            //   launch behind its call's flush (wlate), whose blocks then end within the flush's drain
+    int sms;               // oscar_append_w: the device's SMs, whose first wave of blocks then starts by rank on the SM
+                           //   (OSCAR_APPEND_STAGGER), or 0: all at once (host: oscar_cuda_kv.append_stagger)
     float k_clip, v_clip;  // <= 0: no clip
     int inl[OSCAR_INLINE_INTS]; // where jobs is 0: the runs, then (flush) the new pages, which block (0, 0) writes to bt
 };

@@ -573,7 +573,8 @@ static int append_both(harness *hs, int cpu_seq, int gpu_seq, int n) {
         }
         if ((rc = stage(hs, hs->hk, hs->hv, rows))) return rc;
         hs->gpu.append_inline = l & 1 ? 2 : 0; /* odd layers: the runs uploaded (even: in the launch's parameters) */
-        hs->gpu.append_wsplit = l & 1;         /* odd layers: a prefill's write launch behind its flush in blocks of 16 jobs */
+        hs->gpu.append_wsplit = l & 1 ? 0 : 2; /* odd layers: a prefill's write launch behind its flush in blocks of 16 jobs (even: whole tiles) */
+        hs->gpu.append_stagger = l & 1 ? 1 : 2; /* odd layers: every oscar_append_w launch starts its first wave by rank on the SM */
         rc = oscar_cuda_kv_append(&hs->gpu, gpu_seq, l, hs->dk, hs->dv, n);
         if (rc) {
             printf("FAIL gpu append: %s\n", hs->gpu.msg);
@@ -1181,7 +1182,8 @@ static void test_flush_edges(oscar_cuda *cu) {
                of 1-64 rows), none in the second, the small ones (one-token appends) in the third */
             hs.gpu.append_small = fw == 0 ? 1 : fw == 1 ? 2 : 0;
             hs.gpu.append_wlate = fw == 1 ? 2 : 0; /* dense: the first and third passes' prefill waits for its flush at the write launch's end */
-            hs.gpu.append_wsplit = fw == 0; /* that write launch in blocks of 16 jobs in the first pass, whole tiles in the third */
+            hs.gpu.append_wsplit = fw == 0 ? 0 : 2; /* that write launch in blocks of 16 jobs in the first pass, whole tiles in the third */
+            hs.gpu.append_stagger = fw == 0 ? 1 : 2; /* every oscar_append_w launch's first wave by rank on the SM in the first pass */
             hs.misalign = cf[ci].dense && fw; /* dense: the second and third passes take input rows 4 bytes past a 16-byte boundary */
             if (fw == 2 && !hs.gpu.fn_append_w) { /* the third pass is for oscar_append_w (sm_90+) only */
                 harness_free(&hs);
