@@ -574,7 +574,6 @@ static int append_both(harness *hs, int cpu_seq, int gpu_seq, int n) {
         if ((rc = stage(hs, hs->hk, hs->hv, rows))) return rc;
         hs->gpu.append_inline = l & 1 ? 2 : 0; /* odd layers: the runs uploaded (even: in the launch's parameters) */
         hs->gpu.append_wsplit = l & 1 ? 0 : 2; /* odd layers: a prefill's write launch behind its flush in blocks of 16 jobs (even: whole tiles) */
-        hs->gpu.append_stagger = l & 1 ? 1 : 2; /* odd layers: every oscar_append_w launch starts its first wave by rank on the SM */
         rc = oscar_cuda_kv_append(&hs->gpu, gpu_seq, l, hs->dk, hs->dv, n);
         if (rc) {
             printf("FAIL gpu append: %s\n", hs->gpu.msg);
