@@ -91,6 +91,7 @@ static int oscar__bg_diag;   /* --diag: resources, occupancy and per-launch time
 static int oscar__bg_step;   /* --step: also time a decode step, the one-token append of every sequence and then attend */
 static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and BF16 caches (0: auto) */
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
+static int oscar__bg_wtokens = 131072; /* --wtokens N: the write path's prefill (tokens of one sequence) */
 static int oscar__bg_wstag; /* --wstag 0|1|2: oscar_cuda_kv.append_stagger (0: a long flush launch's first wave by rank on the SM, 1: every oscar_append_w launch's, 2: none) */
 static int oscar__bg_wsplit; /* --wsplit 0|2: oscar_cuda_kv.append_wsplit (0: a prefill's sink / window launch in blocks of 16 jobs, 2: whole tiles) */
 static int oscar__bg_wlate; /* --wlate 0|2: oscar_cuda_kv.append_wlate in the write path (0: a prefill's sink / window launch waits for its flush launch at its end, 2: at its start) */
@@ -973,7 +974,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--apdl 0|1|2] [--poll 0|1|2] [--mthreads N] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--wlate 0|2] [--wsplit 0|2] [--wstag 0|1|2] [--small 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--rot hadamard|none|absorb|dense] [--diag] [--step] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--apdl 0|1|2] [--poll 0|1|2] [--mthreads N] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--wlate 0|2] [--wsplit 0|2] [--wstag 0|1|2] [--small 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--wtokens 131072] [--rot hadamard|none|absorb|dense] [--diag] [--step] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --step: also a decode step per layer: the one-token append of every sequence, then attend (events from an idle GPU, and back to back)\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
@@ -996,6 +997,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
                    "  --small N: oscar_cuda_kv.append_small in the write path and --step: 0 automatic (launches of <= 32 jobs per KV head of dense rotations through oscar_append_s), 1 always, 2 never\n"
                    "  --wcarve N: the write path's kernels (oscar_append, oscar_append_w) prefer N%% of the SM's unified memory as shared memory (-1: no preference)\n"
                    "  --wchunks A,B: the write path's chunked prefills, appends of A tokens (also with the runs uploaded), then B, ... (default 2048)\n"
+                   "  --wtokens N: the write path's prefill, N tokens of one sequence (default 131072; e.g. 384 with --wide 1: one tile per KV head and K|V, each block alone on its SM)\n"
                    "  --quality: the write path's caches center rows by means and use the gain encoder (center 1, k_gain, v_gain); --center, --gain: one of the two\n"
                    "  --arch N: compile the kernels as PTX for compute_N (e.g. 80: what an A100 runs, here finished by the driver for this device)\n");
             return 0;
@@ -1061,6 +1063,15 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
             *(!strcmp(a, "--wlate") ? &oscar__bg_wlate : &oscar__bg_wsplit) = atoi(v);
         }
         else if (!strcmp(a, "--wcarve")) oscar__bg_wcarve = atoi(v);
+        else if (!strcmp(a, "--wtokens")) {
+            char *end = NULL;
+            const long t = strtol(v, &end, 10);
+            if (!end || *end || t < 384 || t > 1048576) {
+                fprintf(stderr, "bench --gpu: --wtokens wants a token count in [384, 1048576] (the sink, the window and a page at least), not '%s'\n", v);
+                return 2;
+            }
+            oscar__bg_wtokens = (int)t;
+        }
         else if (!strcmp(a, "--wchunks")) {
             int k;
             oscar__bg_nwchunks = oscar__bg_list(v, oscar__bg_wchunks, 16);
@@ -1135,8 +1146,8 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         }
     if (csv) fclose(csv);
     if (oscar__bg_diag) {
-        oscar__bg_write(&cu, Hkv, d, g, 131072, bw, 0);
-        oscar__bg_write(&cu, Hkv, d, g, 131072, bw, 1);
+        oscar__bg_write(&cu, Hkv, d, g, oscar__bg_wtokens, bw, 0);
+        oscar__bg_write(&cu, Hkv, d, g, oscar__bg_wtokens, bw, 1);
     }
     oscar_cuda_free(&cu);
     return 0;

@@ -70,3 +70,4 @@ for path in sys.argv[1:]:
             else: # a small launch: when its blocks start and end
                 q = lambda v: "%.1f / %.1f / %.1f" % (v[0], v[len(v) // 2], v[-1])
                 print("    starts (first / median / last) %s us, ends %s us" % (q(sorted((x[0] - g00) / 1e3 for x in ri)), q(sorted((x[1] - g00) / 1e3 for x in ri))))
+                print("    block lengths (min / median / max) %s us" % q(sorted((x[1] - x[0]) / 1e3 for x in ri)))
