@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/issue5/s40/dev3.sh - w47 in the library (oscar_cuda_kv.append_stagger, p.sms; 1.5 us by default): the whole GPU
-# test (odd layers and the flush edges' first pass stagger every oscar_append_w launch), then three rounds of
+# test (the flush edges' first pass staggers every oscar_append_w launch), then three rounds of
 # bench --mode write interleaved: no stagger (--wstag 2), the default, and 1.0 / 2.0 us (NS) by NVRTC option; then the
 # decode table's quick rows on this card (decode kernels unchanged since run s36-2).
 O=${OUT:-build/s40_3}; . tools/issue5/s38/wlib.sh
