@@ -1349,16 +1349,19 @@ extern "C" __device__ int oscar_append_w_built = OSCAR_APPEND_WIDE;
 // out the first wave in linear order, one block per SM in turn), so that the SM has a tile to work on while the later
 // ranks' rows load, instead of 8 blocks that wait for their 34.6 MB together and then compete for the SM: on an H200
 // the first wave's blocks took 29.2 instead of 34.3 us and the launch 4 us less (run s40-2). Not inlined: the kernel's
-// register allocation stays as without it
+// register allocation stays as without it. The sleeps are also bounded in number (each lasts 0 to 2 x 200 ns by the
+// PTX rules), so that a timer that does not advance cannot hold a block for good
 static __device__ __noinline__ void oscar__stagger(unsigned sms) {
     const unsigned lin = blockIdx.x + gridDim.x * blockIdx.y, rk = lin / sms;
     if (rk > 0 && rk < OSCAR_APPEND_WMINB) {
         unsigned long long t0, t1;
+        const unsigned long long wait = (unsigned long long)rk * OSCAR_APPEND_STAGGER;
         asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-        do {
+        for (unsigned i = 0; i < 4u * (unsigned)(wait / 200u + 1u); i++) {
             __nanosleep(200);
             asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-        } while (t1 - t0 < (unsigned long long)rk * OSCAR_APPEND_STAGGER);
+            if (t1 - t0 >= wait) break;
+        }
     }
 }
 #endif
