@@ -509,12 +509,16 @@ typedef struct oscar_cuda_kv {
                                            blocks per SM) where it is built; 1: every flush launch there; 2:
                                            never (tests, benchmarks). The same bytes either way */
     int append_wlate;                   /* 0 (init): where an append call's flush reads no window row (a
-                                           sequence's first append: a prefill), its sink / window write launch
-                                           (dense rotations, under PDL, sm_90+) waits for the flush launch at its
-                                           end instead of its start, so it runs beside the flush's last blocks
-                                           and still completes after them (it takes an epoch the flush's block
-                                           (0, 0) publishes after its own wait: the input rows are complete);
-                                           2: at its start (tests, benchmarks) */
+                                           sequence's first append: a prefill) and goes through oscar_append_w
+                                           (a long one), its sink / window write launch (dense rotations, under
+                                           PDL, sm_90+) waits for the flush launch at its end instead of its
+                                           start, so it runs beside the flush's last blocks and still completes
+                                           after them (it takes an epoch the flush's block (0, 0) publishes after
+                                           its own wait: the input rows are complete); 1: behind every flush
+                                           launch that reads no window row (tests); 2: at its start (tests,
+                                           benchmarks). Not behind short flushes: a chunked prefill's 64
+                                           2,048-token appends took 2.51-2.55 ms with it against 2.44 without
+                                           (H200, run s41-4) */
     int append_epoch;                   /* the last epoch an append call published (append_wlate) */
     int append_wsplit;                  /* 0 (init): that write launch (append_wlate) in blocks of 16 jobs through
                                            oscar_append_s (4 warps on one MMA tile at d 128), so that its blocks
@@ -6230,11 +6234,15 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         /* the write launch behind a flush launch that reads no window row waits for it at its end (append_wlate;
            it had ended 18-19 us after the flush, run s38-3); the flush publishes an epoch after its own wait, which
            the write launch takes before it reads input rows */
-        const int wl = n_flush && n_write && !rflush && kv->append_wlate != 2 && kv->append_pdl != 2 && fa == kv->fn_append && oscar__pdl_ok(cu);
+        const unsigned fblocks = (unsigned)(((size_t)n_flush + fa_rows - 1) / fa_rows);
+        const char *ffn_name = fa_name;
+        const oscar_cu_function ffn = n_flush ? oscar__kv_append_fn(kv, fa, n_flush, fblocks, 1, &ffn_name) : 0;
+        const int wl = n_flush && n_write && !rflush && kv->append_wlate != 2 && kv->append_pdl != 2 && fa == kv->fn_append && oscar__pdl_ok(cu) &&
+                       (kv->append_wlate == 1 || ffn == kv->fn_append_w);
         if (wl) kv->append_epoch = kv->append_epoch % 0x7ffffffe + 1;
         p.epoch = wl ? kv->append_epoch : 0;
         if (!rc && n_flush) {
-            unsigned blocks = (unsigned)(((size_t)n_flush + fa_rows - 1) / fa_rows);
+            const unsigned blocks = fblocks;
             if (inl) memcpy(p.inl, kv->h_jobs, sizeof(int) * 8 * (size_t)n_frun);
             else p.jobs = kv->jobs;
             if (pinl) /* the new pages after the runs, in run order */
@@ -6245,8 +6253,8 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                     }
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
-            const char *fn_name = fa_name;
-            oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_flush, blocks, 1, &fn_name);
+            const char *fn_name = ffn_name;
+            const oscar_cu_function fn = ffn;
             /* oscar_append_w's first wave by rank on the SM (append_stagger), where the launch has at least two waves */
             p.sms = fn == kv->fn_append_w && kv->append_stagger != 2 && cu->sm_count > 0 &&
                             (kv->append_stagger == 1 || (long long)blocks * kv->Hkv * 2 >= 2LL * kv->occ_append_w * cu->sm_count) ? cu->sm_count : 0;

@@ -1180,7 +1180,9 @@ static void test_flush_edges(oscar_cuda *cu) {
             /* dense: every launch that oscar_append would take goes through oscar_append_s in the first pass (its tiles
                of 1-64 rows), none in the second, the small ones (one-token appends) in the third */
             hs.gpu.append_small = fw == 0 ? 1 : fw == 1 ? 2 : 0;
-            hs.gpu.append_wlate = fw == 1 ? 2 : 0; /* dense: the first and third passes' prefill waits for its flush at the write launch's end */
+            /* dense: the first and third passes' prefill waits for its flush at the write launch's end: behind every flush
+               in the first pass (1), behind oscar_append_w's (the rule, 0) in the third */
+            hs.gpu.append_wlate = fw == 1 ? 2 : fw == 0 ? 1 : 0;
             hs.gpu.append_wsplit = fw == 0 ? 0 : 2; /* that write launch in blocks of 16 jobs in the first pass, whole tiles in the third */
             hs.gpu.append_stagger = fw == 0 ? 1 : 2; /* every oscar_append_w launch's first wave by rank on the SM in the first pass */
             hs.misalign = cf[ci].dense && fw; /* dense: the second and third passes take input rows 4 bytes past a 16-byte boundary */
