@@ -516,9 +516,11 @@ typedef struct oscar_cuda_kv {
                                            after them (it takes an epoch the flush's block (0, 0) publishes after
                                            its own wait: the input rows are complete); 1: behind every flush
                                            launch that reads no window row (tests); 2: at its start (tests,
-                                           benchmarks). Not behind short flushes: a chunked prefill's 64
-                                           2,048-token appends took 2.51-2.55 ms with it against 2.44 without
-                                           (H200, run s41-4) */
+                                           benchmarks). Not behind short flushes: after it, every later append
+                                           on the stream took ~1.5 us more (not understood), so a chunked
+                                           prefill's 64 2,048-token appends took 2.50-2.68 ms with it against
+                                           2.44 without (H200, runs s41-4/5/7); a single prefill under ~17K
+                                           tokens gives up 13-16 us for that (run s41-6) */
     int append_epoch;                   /* the last epoch an append call published (append_wlate) */
     int append_wsplit;                  /* 0 (init): that write launch (append_wlate) in blocks of 16 jobs through
                                            oscar_append_s (4 warps on one MMA tile at d 128), so that its blocks

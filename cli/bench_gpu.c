@@ -184,17 +184,18 @@ static void oscar__bg_diag_attend(oscar_cuda *cu, oscar_cuda_kv *kv, const int *
 /* timing builds with -DOSCAR_APPEND_BREC=1 (the tiled append kernels record each block's start, length, SM and
    kernel): with OSCAR_ABREC_OUT=prefix set, one prefill from an idle GPU and two queued back to back; the records
    go to prefix.idle / prefix.b2b (pairs of u64 as the kernels wrote them), the calls' event times to stdout, for
-   tools/issue5/s38/abrec.py */
+   tools/issue5/s38/abrec.py. With OSCAR_ABREC_CHUNK=N too, the same prefill as appends of N tokens from an idle GPU
+   into prefix.chunk, for tools/issue5/s41/abrec_chunks.py */
 static void oscar__bg_abrec(oscar_cuda *cu, oscar_cuda_kv *kv, oscar_cu_ptr dk, oscar_cu_ptr dv, int n) {
     const char *out = getenv("OSCAR_ABREC_OUT");
     oscar_cu_ptr gp = 0, np = 0;
     oscar_cu_event e0 = NULL, e1 = NULL, e2 = NULL;
     size_t gb = 0, nb = 0;
-    int k;
+    int k, chunk = getenv("OSCAR_ABREC_CHUNK") ? atoi(getenv("OSCAR_ABREC_CHUNK")) : 0;
     if (!out || cu->drv.cuModuleGetGlobal(&gp, &gb, kv->mod_append, "oscar_abrec") || cu->drv.cuModuleGetGlobal(&np, &nb, kv->mod_append, "oscar_abrec_n")) return;
-    if (cu->drv.cuEventCreate(&e0, 0) || cu->drv.cuEventCreate(&e1, 0) || cu->drv.cuEventCreate(&e2, 0)) k = 2; /* none timed */
+    if (cu->drv.cuEventCreate(&e0, 0) || cu->drv.cuEventCreate(&e1, 0) || cu->drv.cuEventCreate(&e2, 0)) k = 3; /* none timed */
     else k = 0;
-    for (; k < 2; k++) {
+    for (; k < (chunk > 0 ? 3 : 2); k++) { /* 0: idle, 1: back to back, 2: the chunked prefill */
         int sa = -1, sb = -1, rc;
         char path[512];
         float t1 = 0.0f, t2 = 0.0f;
@@ -206,20 +207,23 @@ static void oscar__bg_abrec(oscar_cuda *cu, oscar_cuda_kv *kv, oscar_cu_ptr dk, 
         cu->drv.cuMemsetD8Async(np, 0, nb, kv->stream);
         cu->drv.cuCtxSynchronize();
         cu->drv.cuEventRecord(e0, kv->stream);
-        if (!rc) rc = oscar_cuda_kv_append(kv, sa, 0, dk, dv, n);
+        if (!rc && k < 2) rc = oscar_cuda_kv_append(kv, sa, 0, dk, dv, n);
+        for (int t = 0; k == 2 && t < n && !rc; t += chunk)
+            rc = oscar_cuda_kv_append(kv, sa, 0, dk + sizeof(float) * (size_t)t * kv->Hkv * kv->d, dv + sizeof(float) * (size_t)t * kv->Hkv * kv->d, n - t < chunk ? n - t : chunk);
         cu->drv.cuEventRecord(e1, kv->stream);
-        if (!rc && k) rc = oscar_cuda_kv_append(kv, sb, 0, dk, dv, n);
+        if (!rc && k == 1) rc = oscar_cuda_kv_append(kv, sb, 0, dk, dv, n);
         cu->drv.cuEventRecord(e2, kv->stream);
         cu->drv.cuCtxSynchronize();
         cu->drv.cuEventElapsedTime(&t1, e0, e1);
         cu->drv.cuEventElapsedTime(&t2, e1, e2);
         if (!rc && h && !cu->drv.cuMemcpyDtoH(h, gp, gb)) {
-            snprintf(path, sizeof path, "%s.%s", out, k ? "b2b" : "idle");
+            snprintf(path, sizeof path, "%s.%s", out, k == 2 ? "chunk" : k ? "b2b" : "idle");
             if ((f = fopen(path, "wb")) != NULL) {
                 fwrite(h, 1, gb, f);
                 fclose(f);
             }
-            if (k) printf("abrec b2b: by events the first call %.1f us, the second (queued behind it) %.1f us\n", 1000.0 * t1, 1000.0 * t2);
+            if (k == 2) printf("abrec chunk: by events %.1f us for %d appends of %d tokens\n", 1000.0 * t1, (n + chunk - 1) / chunk, chunk);
+            else if (k) printf("abrec b2b: by events the first call %.1f us, the second (queued behind it) %.1f us\n", 1000.0 * t1, 1000.0 * t2);
             else printf("abrec idle: by events %.1f us\n", 1000.0 * t1);
         }
         free(h);

@@ -47,27 +47,28 @@ def flush_stats(r, g00):
     pts = [1, 10, 20, 30, 40, 50, span / 2, span - 30, span - 20, span - 15, span - 10, span - 5, span - 2]
     print("    active blocks at t us: " + "  ".join("%.0f:%d" % (t, active(t)) for t in pts))
 
-for path in sys.argv[1:]:
-    r = load(path)
-    if not r:
-        print(path, "no records"); continue
-    g00 = min(a for a, _, _, _ in r)
-    print("%s: %d records" % (path, len(r)))
-    for kid in sorted(set(x[3] for x in r)):
-        rk = sorted(x for x in r if x[3] == kid)
-        # the launches of one kernel: split where consecutive block starts are more than 50 us apart
-        inst, cur = [], [rk[0]]
-        for x in rk[1:]:
-            if x[0] - cur[-1][0] > 50000:
-                inst.append(cur); cur = []
-            cur.append(x)
-        inst.append(cur)
-        for i, ri in enumerate(inst):
-            a = min(x[0] for x in ri); b = max(x[1] for x in ri)
-            print("  %s #%d: %d blocks, %.1f to %.1f us (%.1f us)" % (KNAME.get(kid, str(kid)), i, len(ri), (a - g00) / 1e3, (b - g00) / 1e3, (b - a) / 1e3))
-            if len(ri) > 4000:
-                flush_stats(ri, g00)
-            else: # a small launch: when its blocks start and end
-                q = lambda v: "%.1f / %.1f / %.1f" % (v[0], v[len(v) // 2], v[-1])
-                print("    starts (first / median / last) %s us, ends %s us" % (q(sorted((x[0] - g00) / 1e3 for x in ri)), q(sorted((x[1] - g00) / 1e3 for x in ri))))
-                print("    block lengths (min / median / max) %s us" % q(sorted((x[1] - x[0]) / 1e3 for x in ri)))
+if __name__ == "__main__":
+    for path in sys.argv[1:]:
+        r = load(path)
+        if not r:
+            print(path, "no records"); continue
+        g00 = min(a for a, _, _, _ in r)
+        print("%s: %d records" % (path, len(r)))
+        for kid in sorted(set(x[3] for x in r)):
+            rk = sorted(x for x in r if x[3] == kid)
+            # the launches of one kernel: split where consecutive block starts are more than 50 us apart
+            inst, cur = [], [rk[0]]
+            for x in rk[1:]:
+                if x[0] - cur[-1][0] > 50000:
+                    inst.append(cur); cur = []
+                cur.append(x)
+            inst.append(cur)
+            for i, ri in enumerate(inst):
+                a = min(x[0] for x in ri); b = max(x[1] for x in ri)
+                print("  %s #%d: %d blocks, %.1f to %.1f us (%.1f us)" % (KNAME.get(kid, str(kid)), i, len(ri), (a - g00) / 1e3, (b - g00) / 1e3, (b - a) / 1e3))
+                if len(ri) > 4000:
+                    flush_stats(ri, g00)
+                else: # a small launch: when its blocks start and end
+                    q = lambda v: "%.1f / %.1f / %.1f" % (v[0], v[len(v) // 2], v[-1])
+                    print("    starts (first / median / last) %s us, ends %s us" % (q(sorted((x[0] - g00) / 1e3 for x in ri)), q(sorted((x[1] - g00) / 1e3 for x in ri))))
+                    print("    block lengths (min / median / max) %s us" % q(sorted((x[1] - x[0]) / 1e3 for x in ri)))

@@ -1,15 +1,5 @@
 #!/bin/sh
 # tools/issue5/s41/dev3.sh - the issue-5 table on the card lent (this session: an H200) with this session's tree: decode
 # kernels as in run s36-2, the write path with w46 / w47 (bounded); torch SDPA in the same run.
-O=${OUT:-build/s41_3}; mkdir -p "$O"
-export OSCAR_CUDA_CACHE_DIR=/tmp/oscar_kc
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee "$O/device.txt"
-make -s build/bench_gpu build/test_cuda >/dev/null || exit 1
-F=/tmp/s41t; rm -rf "$F"; mkdir -p "$F"
-t0=$(date +%s)
-NOTEST=1 DIAG=1 OUT="$F" timeout 400 sh tools/gpu_issue5.sh full > "$O/table.txt" 2>&1
-echo "table run: $(( $(date +%s) - t0 )) s" >> "$O/table.txt"
-for f in b1_new b832_new sdpa b64; do cp "$F/$f.csv" "$O/" 2>/dev/null; done
-for f in b1_dense b832_dense d64 g8 g16 g32 d256; do [ -f "$F/$f.csv" ] && { echo "# $f"; cat "$F/$f.csv"; }; done > "$O/other.csv"
-grep -v "^diag" "$O/table.txt" | tail -30
-grep "^diag write" "$O/table.txt" | grep -v wht_warp | cut -c1-220
+O=${OUT:-build/s41_3}
+F=/tmp/s41t T=400 N=30; . tools/issue5/table_run.sh
