@@ -6233,8 +6233,9 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         const char *fa_name = fwht ? "oscar_append_fwht" : kv->fn_append_wht ? "oscar_append_wht" : "oscar_append";
         const size_t fa_rows = fwht ? OSCAR__FWHT_ROWS(kv->d) : OSCAR__APPEND_TR(kv->d); /* rows per block */
         const unsigned fa_smem = fa == kv->fn_append ? (unsigned)kv->smem_append : 0u;
-        /* the write launch behind a flush launch that reads no window row waits for it at its end (append_wlate;
-           it had ended 18-19 us after the flush, run s38-3); the flush publishes an epoch after its own wait, which
+        /* the write launch behind a flush launch through oscar_append_w that reads no window row waits for it at its
+           end (append_wlate: it had ended 18-19 us after the flush, run s38-3; behind short flushes the later appends
+           on the stream took ~1.5 us more each, run s41-7); the flush publishes an epoch after its own wait, which
            the write launch takes before it reads input rows */
         const unsigned fblocks = (unsigned)(((size_t)n_flush + fa_rows - 1) / fa_rows);
         const char *ffn_name = fa_name;
@@ -6244,7 +6245,6 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
         if (wl) kv->append_epoch = kv->append_epoch % 0x7ffffffe + 1;
         p.epoch = wl ? kv->append_epoch : 0;
         if (!rc && n_flush) {
-            const unsigned blocks = fblocks;
             if (inl) memcpy(p.inl, kv->h_jobs, sizeof(int) * 8 * (size_t)n_frun);
             else p.jobs = kv->jobs;
             if (pinl) /* the new pages after the runs, in run order */
@@ -6255,12 +6255,10 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                     }
             p.n_jobs = n_flush;
             p.n_runs = n_frun;
-            const char *fn_name = ffn_name;
-            const oscar_cu_function fn = ffn;
             /* oscar_append_w's first wave by rank on the SM (append_stagger), where the launch has at least two waves */
-            p.sms = fn == kv->fn_append_w && kv->append_stagger != 2 && cu->sm_count > 0 &&
-                            (kv->append_stagger == 1 || (long long)blocks * kv->Hkv * 2 >= 2LL * kv->occ_append_w * cu->sm_count) ? cu->sm_count : 0;
-            rc = oscar__launch_ex(kv, fn, fn_name, blocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p, kv->append_pdl != 2);
+            p.sms = ffn == kv->fn_append_w && kv->append_stagger != 2 && cu->sm_count > 0 &&
+                            (kv->append_stagger == 1 || (long long)fblocks * kv->Hkv * 2 >= 2LL * kv->occ_append_w * cu->sm_count) ? cu->sm_count : 0;
+            rc = oscar__launch_ex(kv, ffn, ffn_name, fblocks, (unsigned)kv->Hkv * 2, 1, 128, fa_smem, &p, kv->append_pdl != 2);
             if (rc && pinl) /* the block tables must still name the pages the sequences now hold */
                 for (i = 0; i < n_items; i++)
                     if (pn[i]) oscar__kv_bt_upload(kv, seqs[i], pf[i], pn[i]);

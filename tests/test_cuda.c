@@ -573,7 +573,11 @@ static int append_both(harness *hs, int cpu_seq, int gpu_seq, int n) {
         }
         if ((rc = stage(hs, hs->hk, hs->hv, rows))) return rc;
         hs->gpu.append_inline = l & 1 ? 2 : 0; /* odd layers: the runs uploaded (even: in the launch's parameters) */
-        hs->gpu.append_wsplit = l & 1 ? 0 : 2; /* odd layers: a prefill's write launch behind its flush in blocks of 16 jobs (even: whole tiles) */
+        /* odd layers: a dense prefill's write launch waits for its flush at its end behind every flush (append_wlate 1: the
+           harness's prefills are too short for the default's oscar_append_w), in blocks of 16 jobs; even layers: the
+           default rule (here: at its start), whole tiles */
+        hs->gpu.append_wlate = l & 1 ? 1 : 0;
+        hs->gpu.append_wsplit = l & 1 ? 0 : 2;
         rc = oscar_cuda_kv_append(&hs->gpu, gpu_seq, l, hs->dk, hs->dv, n);
         if (rc) {
             printf("FAIL gpu append: %s\n", hs->gpu.msg);
