@@ -526,8 +526,11 @@ typedef struct oscar_cuda_kv {
                                            oscar_append_s (4 warps on one MMA tile at d 128), so that its blocks
                                            end within the flush launch's drain (back to back, d 128: 0.771 /
                                            0.776 ms against 0.773 / 0.784 on an H100, run s39-8; 0.761-0.762
-                                           against 0.764-0.765 on an H200, run s40-1); 2: whole tiles (tests,
-                                           benchmarks). The same bytes either way */
+                                           against 0.764-0.765 on an H200, run s40-1), and so is any write launch
+                                           through oscar_append whose whole tiles would leave SMs without a block
+                                           (a chunked prefill's window rows, w49); 1: every write launch through
+                                           oscar_append (tests); 2: whole tiles (tests, benchmarks). The same
+                                           bytes either way */
     int append_stagger;                 /* 0 (init): a flush launch through oscar_append_w of at least two waves
                                            starts its first wave's blocks of one SM 1.5 us apart by their rank there
                                            (w47: on an H200 the launch 4 us shorter, 0.753 against 0.757 ms back to
@@ -6269,9 +6272,13 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
             else p.jobs = kv->jobs + (size_t)n_frun * 8 * sizeof(int);
             const char *fn_name = fa_name;
             oscar_cu_function fn = oscar__kv_append_fn(kv, fa, n_write, blocks, 0, &fn_name);
-            if (wl && kv->append_wsplit != 2 && kv->fn_append_s) { /* blocks of 16 jobs (append_wsplit): its 80 whole
-                tiles of a prefill's 320 sink / window rows (8 KV heads) ended 6.4-6.7 us after the flush, their own work
-                done 21 us after they started; 320 blocks of 16 end 1.1 us after it (runs s39-7 / s39-8, H100) */
+            /* blocks of 16 jobs (append_wsplit): behind a late flush (wl), its 80 whole tiles of a prefill's 320 sink /
+               window rows (8 KV heads) ended 6.4-6.7 us after the flush, their own work done 21 us after they started;
+               320 blocks of 16 end 1.1 us after it (runs s39-7 / s39-8, H100). Where whole tiles would leave SMs without a
+               block (a chunked prefill's 256 window rows: 64 tiles), a tile's ~17 us chain sat between every append's
+               flush and the next (w49) */
+            const int wfew = fn == kv->fn_append && (long long)blocks * kv->Hkv * 2 < (long long)(cu->sm_count > 0 ? cu->sm_count : 132);
+            if (kv->fn_append_s && kv->append_wsplit != 2 && (wl || wfew || (kv->append_wsplit == 1 && fn == kv->fn_append))) {
                 fn = kv->fn_append_s;
                 fn_name = "oscar_append_s";
                 blocks = (unsigned)(((size_t)n_write + 15) / 16);

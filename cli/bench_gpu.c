@@ -93,7 +93,7 @@ static int oscar__bg_splits; /* --splits N: oscar_cuda_kv.splits of the INT2 and
 static int oscar__bg_dpdl; /* --dpdl N: oscar_cuda_kv.decode_pdl (0: the decode starts during the query rotation, 2: after) */
 static int oscar__bg_wtokens = 131072; /* --wtokens N: the write path's prefill (tokens of one sequence) */
 static int oscar__bg_wstag; /* --wstag 0|1|2: oscar_cuda_kv.append_stagger (0: a long flush launch's first wave by rank on the SM, 1: every oscar_append_w launch's, 2: none) */
-static int oscar__bg_wsplit; /* --wsplit 0|2: oscar_cuda_kv.append_wsplit (0: a prefill's sink / window launch in blocks of 16 jobs, 2: whole tiles) */
+static int oscar__bg_wsplit; /* --wsplit 0|1|2: oscar_cuda_kv.append_wsplit (0: a late sink / window launch and one too small for the SMs in blocks of 16 jobs, 1: every one, 2: whole tiles) */
 static int oscar__bg_wlate; /* --wlate 0|1|2: oscar_cuda_kv.append_wlate in the write path (0: a prefill's sink / window launch waits for a flush through oscar_append_w at its end, 1: for every flush, 2: at its start) */
 static int oscar__bg_apdl; /* --apdl N: oscar_cuda_kv.append_pdl (0: the append kernels start during the previous kernel and let the next start early, 2: not) */
 static int oscar__bg_mthreads; /* --mthreads N: oscar_cuda_kv.merge_threads (0: automatic; else a multiple of --dim up to 512) */
@@ -978,7 +978,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--gpu") || !strcmp(a, "bench") || (i == 0 && a[0] != '-')) continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--apdl 0|1|2] [--poll 0|1|2] [--mthreads N] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--wlate 0|1|2] [--wsplit 0|2] [--wstag 0|1|2] [--small 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--wtokens 131072] [--rot hadamard|none|absorb|dense] [--diag] [--step] [--quality | --center | --gain]\n"
+            printf("usage: oscar bench --gpu [--batch 1,4] [--ctx 8192,32768,131072] [--hq 32] [--hkv 8] [--dim 128] [--group 128] [--iters 50] [--device 0] [--arch N] [--csv FILE] [--splits N] [--hsplit N] [--dpdl 0|2] [--apdl 0|1|2] [--poll 0|1|2] [--mthreads N] [--l2pf 0|1|2] [--wig 0|1|2] [--mode both|int2|bf16|write] [--wide 0|1|2] [--wlate 0|1|2] [--wsplit 0|1|2] [--wstag 0|1|2] [--small 0|1|2] [--wcarve N] [--wchunks 2048,8192] [--wtokens 131072] [--rot hadamard|none|absorb|dense] [--diag] [--step] [--quality | --center | --gain]\n"
                    "  decode attention (BF16 and INT2 caches) per call, median of --iters calls, and the 1 GiB device-to-device copy bandwidth\n"
                    "  --step: also a decode step per layer: the one-token append of every sequence, then attend (events from an idle GPU, and back to back)\n"
                    "  --splits N: split each (sequence, KV head) N ways instead of the automatic choice\n"
@@ -996,7 +996,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
                    "  --mode write: no decode rows, only --diag's write path (e.g. to profile its kernels alone)\n"
                    "  --wide N: oscar_cuda_kv.append_wide in the write path: 0 automatic (long flush launches of dense rotations through oscar_append_w), 1 always, 2 never\n"
                    "  --wlate N: oscar_cuda_kv.append_wlate in the write path: 0 a prefill's sink / window launch waits for a long flush launch (oscar_append_w) at its end (dense rotations, sm_90+), 1 for every flush launch, 2 at its start\n"
-                   "  --wsplit N: oscar_cuda_kv.append_wsplit: 0 that launch in blocks of 16 jobs (oscar_append_s), 2 whole tiles\n"
+                   "  --wsplit N: oscar_cuda_kv.append_wsplit: 0 that launch, and a write launch of fewer whole tiles than SMs, in blocks of 16 jobs (oscar_append_s), 1 every write launch through oscar_append, 2 whole tiles\n"
                    "  --wstag N: oscar_cuda_kv.append_stagger: 0 a flush launch of two waves or more through oscar_append_w starts its first wave by rank on the SM, 1 every such launch, 2 none\n"
                    "  --small N: oscar_cuda_kv.append_small in the write path and --step: 0 automatic (launches of <= 32 jobs per KV head of dense rotations through oscar_append_s), 1 always, 2 never\n"
                    "  --wcarve N: the write path's kernels (oscar_append, oscar_append_w) prefer N%% of the SM's unified memory as shared memory (-1: no preference)\n"
@@ -1059,9 +1059,9 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
             else if (!strcmp(a, "--wstag")) oscar__bg_wstag = atoi(v);
             else oscar__bg_apdl = atoi(v);
         }
-        else if (!strcmp(a, "--wlate") || !strcmp(a, "--wsplit")) { /* 0 or 2 (the wait at the start / whole tiles); --wlate 1 too */
-            if (strcmp(v, "0") && strcmp(v, "2") && (strcmp(a, "--wlate") || strcmp(v, "1"))) {
-                fprintf(stderr, "bench --gpu: %s wants 0%s or 2, not '%s'\n", a, strcmp(a, "--wlate") ? "" : ", 1", v);
+        else if (!strcmp(a, "--wlate") || !strcmp(a, "--wsplit")) { /* 0, 1 or 2 */
+            if (strcmp(v, "0") && strcmp(v, "1") && strcmp(v, "2")) {
+                fprintf(stderr, "bench --gpu: %s wants 0, 1 or 2, not '%s'\n", a, v);
                 return 2;
             }
             *(!strcmp(a, "--wlate") ? &oscar__bg_wlate : &oscar__bg_wsplit) = atoi(v);
