@@ -790,6 +790,7 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
     kv.cmerge = oscar__bg_cmerge;
     kv.l2pf = oscar__bg_l2pf;
     kv.append_small = oscar__bg_small;
+    kv.append_wsplit = oscar__bg_wsplit;
     kv.cluster_policy = oscar__bg_cpolicy;
     kv.cluster_cap = oscar__bg_ccap;
     rows = (size_t)chunk * Hkv * d;
@@ -996,7 +997,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
                    "  --mode write: no decode rows, only --diag's write path (e.g. to profile its kernels alone)\n"
                    "  --wide N: oscar_cuda_kv.append_wide in the write path: 0 automatic (long flush launches of dense rotations through oscar_append_w), 1 always, 2 never\n"
                    "  --wlate N: oscar_cuda_kv.append_wlate in the write path: 0 a prefill's sink / window launch waits for a long flush launch (oscar_append_w) at its end (dense rotations, sm_90+), 1 for every flush launch, 2 at its start\n"
-                   "  --wsplit N: oscar_cuda_kv.append_wsplit: 0 that launch, and a write launch of fewer whole tiles than SMs, in blocks of 16 jobs (oscar_append_s), 1 every write launch through oscar_append, 2 whole tiles\n"
+                   "  --wsplit N: oscar_cuda_kv.append_wsplit (write path, --step): 0 that launch and one of fewer tiles than SMs in 16-job blocks, 1 all, 2 whole tiles\n"
                    "  --wstag N: oscar_cuda_kv.append_stagger: 0 a flush launch of two waves or more through oscar_append_w starts its first wave by rank on the SM, 1 every such launch, 2 none\n"
                    "  --small N: oscar_cuda_kv.append_small in the write path and --step: 0 automatic (launches of <= 32 jobs per KV head of dense rotations through oscar_append_s), 1 always, 2 never\n"
                    "  --wcarve N: the write path's kernels (oscar_append, oscar_append_w) prefer N%% of the SM's unified memory as shared memory (-1: no preference)\n"

@@ -1,6 +1,6 @@
 # tools/issue5/s38/wlib.sh - what the write-path device runs 4-7 share (sourced with O set): the machine's name, the
 # builds, the flush-edge tests, and bench --mode write one line per call (copy, idle-GPU time and host time, back to
-# back, block-record event times), two rounds of an option's two values interleaved.
+# back, block-record event times), two rounds of an option's two values interleaved; the whole GPU test (since s42).
 # (Runs 4-7 ran these lines inline in each script; they were moved here afterwards and not run again on a GPU.)
 export OSCAR_CUDA_CACHE_DIR=/tmp/oscar_kc
 mkdir -p "$O"
@@ -22,4 +22,20 @@ ab() { # ab --opt A B: two rounds of w --opt A, w --opt B, into $O/write.txt
         echo "r$r ${1#--} $2: $(w "$1" "$2")"
         echo "r$r ${1#--} $3: $(w "$1" "$3")"
     done | tee "$O/write.txt"
+}
+whole_test() { # the whole GPU test (tools/test_cuda_par.sh) into $O/test.txt, its time and total; returns its status
+    t0=$(date +%s)
+    timeout 200 sh tools/test_cuda_par.sh /tmp/tcp > "$O/test.txt" 2>&1; trc=$?
+    echo "test_cuda_par rc=$trc in $(( $(date +%s) - t0 )) s" | tee -a "$O/test.txt"
+    tail -3 "$O/test.txt"; grep -h "^FAIL" /tmp/tcp/*.log | head -5
+    return $trc
+}
+sanitize() { # compute-sanitizer's four tools over test_cuda --gpu --only "$1" (memcheck with the leak check) into $O/san.txt
+    SAN=compute-sanitizer; command -v $SAN >/dev/null 2>&1 || SAN=/usr/local/cuda/bin/compute-sanitizer
+    for tool in memcheck racecheck synccheck initcheck; do
+        extra=""; [ $tool = racecheck ] && extra="--racecheck-report all"; [ $tool = memcheck ] && extra="--leak-check full"
+        t0=$(date +%s); L="$O/san_${tool}_$(echo "$1" | tr -c 'a-z0-9\n' _).log"
+        timeout 150 $SAN --tool $tool $extra --error-exitcode 9 ./build/test_cuda --gpu --only "$1" > "$L" 2>&1; rc=$?
+        echo "$1, $tool: rc $rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|LEAK SUMMARY' "$L" | tail -1) | $(grep -c '^ok' "$L") ok, $(grep -c FAIL "$L") FAIL, $(( $(date +%s) - t0 )) s" | tee -a "$O/san.txt"
+    done
 }

@@ -4,7 +4,8 @@
 # 16 jobs through oscar_append_s (--wsplit 0, the new rule) against whole tiles (--wsplit 2). Run s42-1's block records:
 # every append's write launch sits between its flush and the next append's, ~17 us of one tile's chain. The flush edges,
 # two rounds of the write path (131K one call and back to back; 2,048- and 8,192-token appends; one prefill of 4K / 8K /
-# 16K tokens), the block records of a chunked prefill with the rule, then the whole GPU test.
+# 16K tokens), the block records of a chunked prefill with the rule, then the whole GPU test (run 2 ran its lines inline;
+# they moved into wlib.sh's whole_test afterwards).
 O=${OUT:-build/s42_2}; . tools/issue5/s38/wlib.sh
 flush_edges
 ch() { # chunked lines and the one call of 131K tokens
@@ -21,5 +22,5 @@ OSCAR_CUDA_NVRTC_OPTIONS=-DOSCAR_APPEND_BREC=1 OSCAR_ABREC_OUT=/tmp/rec_w0 OSCAR
     timeout 100 ./build/bench_gpu --mode write --wchunks 2048 2>&1 | grep "^abrec chunk" | tee "$O/events.txt"
 python3 tools/issue5/s41/abrec_chunks.py /tmp/rec_w0.chunk | tee "$O/chunks.txt"
 cp /tmp/rec_w0.chunk "$O/" && (cd "$O" && tar czf recs.tgz rec_w0.chunk && rm rec_w0.chunk)
-timeout 200 sh tools/test_cuda_par.sh /tmp/tcp > "$O/test.txt" 2>&1; echo "test_cuda_par rc=$?"; tail -2 "$O/test.txt"; grep -h "^FAIL" /tmp/tcp/*.log | head -5
+whole_test
 cd "$O" && tar czf logs.tgz flush.log test.txt
