@@ -528,9 +528,11 @@ typedef struct oscar_cuda_kv {
                                            0.776 ms against 0.773 / 0.784 on an H100, run s39-8; 0.761-0.762
                                            against 0.764-0.765 on an H200, run s40-1), and so is any write launch
                                            through oscar_append whose whole tiles would leave SMs without a block
-                                           (a chunked prefill's window rows, w49); 1: every write launch through
-                                           oscar_append (tests); 2: whole tiles (tests, benchmarks). The same
-                                           bytes either way */
+                                           (a chunked prefill's window rows, w49: 64 appends of 2,048 tokens 2.18
+                                           against 2.43 ms on an H200, run s42-2), or through oscar_append_s with
+                                           17-32 jobs per (KV head, K|V) (a decode step of 17-32 sequences, w49b);
+                                           1: every write launch through oscar_append (tests); 2: whole tiles
+                                           (tests, benchmarks). The same bytes either way */
     int append_stagger;                 /* 0 (init): a flush launch through oscar_append_w of at least two waves
                                            starts its first wave's blocks of one SM 1.5 us apart by their rank there
                                            (w47: on an H200 the launch 4 us shorter, 0.753 against 0.757 ms back to
@@ -6276,8 +6278,10 @@ static int oscar__kv_append_many(oscar_cuda_kv *kv, int layer, int n_items, cons
                window rows (8 KV heads) ended 6.4-6.7 us after the flush, their own work done 21 us after they started;
                320 blocks of 16 end 1.1 us after it (runs s39-7 / s39-8, H100). Where whole tiles would leave SMs without a
                block (a chunked prefill's 256 window rows: 64 tiles), a tile's ~17 us chain sat between every append's
-               flush and the next (w49) */
-            const int wfew = fn == kv->fn_append && (long long)blocks * kv->Hkv * 2 < (long long)(cu->sm_count > 0 ? cu->sm_count : 132);
+               flush and the next (w49); so do oscar_append_s's launches of 17-32 jobs, two MMA tiles of 2 warps each in one
+               block (a decode step of 17-32 sequences, w49b) */
+            const int wfew = (fn == kv->fn_append || (fn == kv->fn_append_s && n_write > 16)) &&
+                             (long long)blocks * kv->Hkv * 2 < (long long)(cu->sm_count > 0 ? cu->sm_count : 132);
             if (kv->fn_append_s && kv->append_wsplit != 2 && (wl || wfew || (kv->append_wsplit == 1 && fn == kv->fn_append))) {
                 fn = kv->fn_append_s;
                 fn_name = "oscar_append_s";
