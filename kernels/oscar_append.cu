@@ -1310,8 +1310,9 @@ extern "C" __global__ void OSCAR_APPEND_BOUNDS oscar_append(const oscar_append_p
 // them with 4 or 2 warps (at most WPS) splitting each MMA tile's columns, where oscar_append gives a warp each MMA tile
 // and the warps past the jobs rotate zeros: the product's chain a quarter as long for one row at d 128. A kernel of its
 // own: the run-time split in oscar_append cost 1.4% on 2,048-token appends and 3% on long d 256 flushes (run s33-4).
-// With p.tr 16 a block takes 16 jobs instead of a whole tile (grid ceil(n_jobs / 16)): the write launch behind its
-// call's flush (oscar_cuda_kv.append_wsplit), whose blocks start only in the flush's drain.
+// With p.tr 16 a block takes 16 jobs instead of a whole tile (grid ceil(n_jobs / 16)): write launches only, the one behind
+// its call's flush, whose blocks start only in the flush's drain, and those of too few whole tiles for the SMs
+// (oscar_cuda_kv.append_wsplit).
 // The same bytes. Built for INT2 caches without the warpgroup product (oscar_append_s_built says)
 #if OSCAR_INT2 && !OSCAR_APPEND_WGMMA
 #define OSCAR_APPEND_SMALL 1

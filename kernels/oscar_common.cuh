@@ -35,8 +35,10 @@ struct oscar_append_params {
                            //   input rows (host: oscar_cuda_kv.append_wlate)
     int epoch;             // > 0 with wlate 0 (that flush launch): block (0, 0) stores it to err[OSCAR_ERR_EPOCH] after
                            //   its wait, before it lets the next launch in
-    int tr;                // oscar_append_s: jobs per block, 16 or 0 (a whole tile, 64 at d 128): 16 for the write
-                           //   launch behind its call's flush (wlate), whose blocks then end within the flush's drain
+    int tr;                // oscar_append_s: jobs per block, 16 or 0 (a whole tile, 64 at d 128): 16 for write launches
+                           //   (sink / window rows) only: behind its call's flush (wlate), whose blocks then end within
+                           //   the flush's drain, or too few whole tiles for the SMs (host: append_wsplit). Not for a
+                           //   flush: its codec wants whole tiles (16-job flush blocks wrote other pages, run s42-6)
     int sms;               // oscar_append_w: the device's SMs, whose first wave of blocks then starts by rank on the SM
                            //   (OSCAR_APPEND_STAGGER), or 0: all at once (host: oscar_cuda_kv.append_stagger)
     float k_clip, v_clip;  // <= 0: no clip
