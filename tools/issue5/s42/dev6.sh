@@ -3,7 +3,8 @@
 # oscar_append (a chunked prefill's 2,048-token flush: 512 whole tiles, one wave of ~19 us chains) in blocks of 16 jobs
 # through oscar_append_s instead (2,048 blocks, ~3 waves of short blocks, 4x the B-fragment loads per row). Two rounds,
 # the default build against the w50 build: 2,048- and 8,192-token appends, one 131K prefill (its flush goes through
-# oscar_append_w either way), prefills of 4K / 8K / 16K tokens; the w50 build's flush edges (pages byte for byte).
+# oscar_append_w either way), prefills of 4K / 16K tokens; the w50 build's flush edges (pages byte for byte).
+# The option is not in the header: apply tools/issue5/s42/w50_fsplit.patch (git apply) first; run 6 ran with it applied.
 O=${OUT:-build/s42_6}; . tools/issue5/s38/wlib.sh
 cc -std=c99 -O3 -march=native -DOSCAR_BENCH_GPU_MAIN -DOSCAR_CUDA_FSPLIT=1 cli/bench_gpu.c -o build/bench_fs -lm -ldl -lpthread || exit 1
 cc -std=c99 -O2 -g -DOSCAR_CUDA_FSPLIT=1 tests/test_cuda.c -o build/test_cuda_fs -lm -ldl -lpthread || exit 1
