@@ -603,8 +603,8 @@ static int append_batch_both(harness *hs, const int *seqs, int B) {
         }
         if ((rc = stage(hs, hs->hk, hs->hv, (size_t)B * hs->gen.Hkv))) return rc;
         hs->gpu.append_inline = l & 1 ? 2 : 0; /* odd layers: the runs uploaded (batches of more than 16 sequences: always) */
-        /* odd layers: a write launch of more than 32 jobs per (KV head, K|V) but fewer whole tiles than SMs in blocks of 16
-           jobs (the default rule); even layers: whole tiles */
+        /* odd layers: a write launch of more than 16 jobs per (KV head, K|V) but fewer whole tiles than SMs in blocks of 16
+           jobs (the default rule, w49 / w49b); even layers: whole tiles */
         hs->gpu.append_wsplit = l & 1 ? 0 : 2;
         rc = oscar_cuda_kv_append_batch(&hs->gpu, l, seqs, B, hs->dk, hs->dv);
         if (rc) {
