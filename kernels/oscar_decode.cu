@@ -22,6 +22,17 @@ static __device__ __forceinline__ void oscar_cluster_sync(void) {
     asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #endif
 }
+// the two halves of oscar_cluster_sync, for a thread that has work between its arrival and its wait
+static __device__ __forceinline__ void oscar_cluster_arrive(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void oscar_cluster_wait(void) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+#endif
+}
 static __device__ __forceinline__ float oscar_ld_cluster(const float *a, unsigned rank) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     unsigned r;
@@ -1900,9 +1911,7 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
     float *wf = wml + WNW * G * 2; // [G][WNW] (WIG > 1)
     float *cml = wf + G * WNW;     // CM: [G][2] this split's (M, L)
     float *co = cml + 2 * G;       // CM: [G][D] this split's o
-    float *cw = co + G * D;        // CM: [32] split weights of the head being merged
-    float *cy = cw + 32;           // CM: [D] the merged head before its transform, then its L
-    static_assert(!CM || (WNW * G * D + WNW * G * 2 + G * WNW + 2 * G + G * D + 32 + D + 1) * 4 <= W_SMEM, "the cluster merge's buffers exceed the decode's shared memory");
+    static_assert(!CM || (WNW * G * D + WNW * G * 2 + G * WNW + 2 * G + G * D) * 4 <= W_SMEM, "the cluster merge's buffers exceed the decode's shared memory");
     if (WIG > 1) {
         // per head (one thread each): the max over the warps that saw tokens, each warp's weight (0 for a warp without
         // tokens) and the block's sum; a barrier; then every thread combines its outputs. (The WIG > 1 kernels keep this
@@ -1971,50 +1980,43 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         W_PH(3);
     }
     if (CM) {
-        // the cluster's blocks are this (sequence, group)'s splits, block rank = split (cluster (S, 1, 1)): block
-        // r merges heads r, r + S, ... as oscar_merge does (weights exp2(m - M) of the splits that saw tokens, 0
-        // for the others; o / L; o . H where every rotation is H; the V mean added back), reading the other
-        // blocks' (M, L) and o from their shared memory; a second cluster barrier keeps every block's shared
-        // memory in place until the reads are done
+        // the cluster's blocks are this (sequence, group)'s splits, block rank = split (cluster (S, 1, 1)): warp w of
+        // block r merges heads r + S (w + WNW k) as oscar_merge does (weights exp2(m - M) of the splits that saw tokens,
+        // 0 for the others; o / L; o . H where every rotation is H; the V mean added back), each lane the elements
+        // lane + 32 t, reading the other blocks' (M, L) and o from their shared memory. A thread arrives at the second
+        // cluster barrier once its reads are done and waits for it before the block exits, so that every block's
+        // shared memory stays in place until the last read of it; no block barrier after the first cluster barrier
         oscar_pdl_launch();
         oscar_cluster_sync();
         const int S = p.n_splits;
         const float *vmo = p.vmo ? (const float *)p.vmo + ((size_t)p.layer * p.Hkv + jk) * D : (const float *)0;
-        for (int h = split; h < G; h += S) {
+        bool arrived = false; // warp-uniform
+        for (int h = split + S * warp; h < G; h += S * WNW) {
             float *yo = (float *)p.y + ((size_t)b * Hq + j * G + h) * D;
-            if (warp == 0) {
-                const float m = lane < S ? oscar_ld_cluster(cml + 2 * h, lane) : 0.0f, l = lane < S ? oscar_ld_cluster(cml + 2 * h + 1, lane) : 0.0f;
-                float w, w1;
-                const float L = oscar_split_weights(m, l, 0.0f, 0.0f, w, w1); // clusters hold at most 16 splits
-                cw[lane] = w;
-                if (lane == 0) cy[D] = L;
-            }
-            __syncthreads();
-            const float L = cy[D];
-            for (int i = tid; i < D; i += 32 * WNW) {
-                float o = 0.0f;
-                for (int s = 0; s < S; s++) {
-                    const float w = cw[s];
-                    if (w > 0.0f) o += w * oscar_ld_cluster(co + h * D + i, s);
-                }
-                const float y = L > 0.0f ? o / L : 0.0f;
-                if (p.vwht) cy[i] = y;
-                else yo[i] = vmo ? y + vmo[i] : y;
-            }
-            if (p.vwht) {
-                __syncthreads();
-                if (warp == 0) {
-                    float x[D / 32];
+            const float m = lane < S ? oscar_ld_cluster(cml + 2 * h, lane) : 0.0f, l = lane < S ? oscar_ld_cluster(cml + 2 * h + 1, lane) : 0.0f;
+            float w, w1;
+            const float L = oscar_split_weights(m, l, 0.0f, 0.0f, w, w1); // clusters hold at most 16 splits
+            float x[D / 32];
 #pragma unroll
-                    for (int t = 0; t < D / 32; t++) x[t] = cy[lane + 32 * t];
-                    oscar_wht_row<D>(x, lane);
+            for (int t = 0; t < D / 32; t++) x[t] = 0.0f;
+            for (int sp = 0; sp < S; sp++) {
+                const float ws = __shfl_sync(0xffffffffu, w, sp);
+                if (ws > 0.0f)
 #pragma unroll
-                    for (int t = 0; t < D / 32; t++) yo[lane + 32 * t] = vmo ? x[t] + vmo[lane + 32 * t] : x[t];
-                }
+                    for (int t = 0; t < D / 32; t++) x[t] += ws * oscar_ld_cluster(co + h * D + lane + 32 * t, sp);
             }
-            __syncthreads(); // cw, cy free for the next head
+            if (h + S * WNW >= G) { // this warp's last head: its reads of the other blocks are done
+                oscar_cluster_arrive();
+                arrived = true;
+            }
+#pragma unroll
+            for (int t = 0; t < D / 32; t++) x[t] = L > 0.0f ? x[t] / L : 0.0f;
+            if (p.vwht) oscar_wht_row<D>(x, lane);
+#pragma unroll
+            for (int t = 0; t < D / 32; t++) yo[lane + 32 * t] = vmo ? x[t] + vmo[lane + 32 * t] : x[t];
         }
-        oscar_cluster_sync();
+        if (!arrived) oscar_cluster_arrive();
+        oscar_cluster_wait();
     }
     if (p.counts) { // this split's partial is written: count it for the merge of (b, j), which polls the count
         __syncthreads(); // every thread's writes, then one release add (cumulative over the barrier)
