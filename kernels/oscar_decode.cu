@@ -17,12 +17,7 @@
 // every thread of every block of the cluster arrives, then waits (release / acquire: the shared-memory writes
 // before it are visible to the whole cluster after it). oscar_ld_cluster: the float of block `rank`'s shared
 // memory at the address `a` has in this block's
-static __device__ __forceinline__ void oscar_cluster_sync(void) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-#endif
-}
-// the two halves of oscar_cluster_sync, for a thread that has work between its arrival and its wait
+// oscar_cluster_arrive / oscar_cluster_wait: its two halves, for a thread that has work between its arrival and its wait
 static __device__ __forceinline__ void oscar_cluster_arrive(void) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
@@ -32,6 +27,10 @@ static __device__ __forceinline__ void oscar_cluster_wait(void) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #endif
+}
+static __device__ __forceinline__ void oscar_cluster_sync(void) {
+    oscar_cluster_arrive();
+    oscar_cluster_wait();
 }
 static __device__ __forceinline__ float oscar_ld_cluster(const float *a, unsigned rank) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
