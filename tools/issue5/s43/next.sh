@@ -6,11 +6,14 @@
 #    here and carried (run's carry ["build/bench_old"]):
 #      git worktree add /tmp/old 12e97d7 && make -C /tmp/old build/bench_gpu && cp /tmp/old/build/bench_gpu build/bench_old
 # 3: w49 / w49b there (s42/dev2.sh's write-path A/B and whole test, then s42/dev5.sh's decode-step A/B).
+# 4: s43/dev3.sh there: 8 x 32K split counts and block records, to see how much balancing units inside a cluster could
+#    take off on the H100 (about 5% at most on the H200, kernels/NOTES.md forty-third session).
 # The full issue table is a call of its own: NOTEST=1 DIAG=1 sh tools/gpu_issue5.sh full
 case "$1" in
 1) sh tools/issue5/s40/next_h100.sh ;;
 2) [ -x build/bench_old ] || { echo "next.sh 2: build/bench_old missing (see the header)"; exit 2; }
    OUT=${OUT:-build/s43_next}/v66 sh tools/issue5/s43/dev4.sh ;;
 3) OUT=${OUT:-build/s43_next}/w sh tools/issue5/s42/dev2.sh; OUT=${OUT:-build/s43_next}/s sh tools/issue5/s42/dev5.sh ;;
-*) echo "usage: sh tools/issue5/s43/next.sh 1|2|3"; exit 2 ;;
+4) OUT=${OUT:-build/s43_next}/b8 sh tools/issue5/s43/dev3.sh ;;
+*) echo "usage: sh tools/issue5/s43/next.sh 1|2|3|4"; exit 2 ;;
 esac
