@@ -474,6 +474,11 @@ typedef struct oscar_cuda_kv {
     int cluster_cap;                    /* 0 (init): a cluster launch asks for enough shared memory that no SM
                                            takes more of its blocks than an even spread gives it; 2: the
                                            kernel's own (tuning) */
+    int cluster_max;                    /* 0 (init): the decode's clusters as large as the device takes (16
+                                           where the driver allows clusters beyond the portable 8, else 8);
+                                           n >= 2: at most n blocks. 8 for compute-sanitizer synccheck (2025.3),
+                                           which reports barrier errors in correct kernels launched in clusters
+                                           of more than 8 blocks (tools/issue5/s44/csync_repro.cu) */
     int cluster_policy;                 /* the cluster launches' scheduling preference: 0 (init) load balancing;
                                            1 the driver's default; 3 spread (tuning) */
     int decode_pdl;                     /* 0 (init) or 1: the decode kernel is launched to start while the
@@ -6617,9 +6622,11 @@ static int oscar__kv_cm_ok(const oscar_cuda_kv *kv, int G, int il) {
    SM, which the GPCs do not all hold at once: 2 x 32K 35.3 against 22.5 (run s26-4), 1 x 32K with 8-warp blocks
    in clusters of 16 27.8-28.0 against 15.5-15.6 for the same blocks with the merge launch (run s26-8) */
 static int oscar__kv_cm(const oscar_cuda_kv *kv, int G, int il, int n_seqs, int nkh, int *splits) {
+    int cmax = kv->cmax_decode[G];
     if (!oscar__kv_cm_ok(kv, G, il)) return 0;
-    if (kv->cmerge == 1 && *splits > kv->cmax_decode[G]) *splits = kv->cmax_decode[G];
-    return *splits <= kv->cmax_decode[G] && (kv->cmerge == 1 || (long long)n_seqs * nkh >= 64);
+    if (kv->cluster_max >= 2 && cmax > kv->cluster_max) cmax = kv->cluster_max;
+    if (kv->cmerge == 1 && *splits > cmax) *splits = cmax;
+    return *splits <= cmax && (kv->cmerge == 1 || (long long)n_seqs * nkh >= 64);
 }
 
 /* the dynamic shared memory of a cluster launch of nb blocks: enough that an SM takes no more than the

@@ -38,6 +38,8 @@
 
 static int g_fail = 0;
 static const char *g_only = NULL; /* --only: run the GPU cases whose name contains this */
+static int g_cluster_max = 0;     /* --cluster-max N: oscar_cuda_kv.cluster_max in the attention checks and graph capture
+                                     (8 under compute-sanitizer synccheck, which misreports clusters of more than 8) */
 static int g_arch = 0;            /* --arch: the GPU part's kernels as PTX for compute_N (0: the device's own) */
 #define CHECK(cond, ...)                                      \
     do {                                                      \
@@ -183,6 +185,16 @@ static void test_cluster_rules(void) {
     CHECK(oscar__kv_cm(&kv, 4, 0, 1, 8, &s) == 1 && s == 16, "cmerge 1: the splits capped at the largest cluster");
     s = 6;
     CHECK(oscar__kv_cm(&kv, 4, 1, 8, 8, &s) == 0, "no oscar_decode_w_ilc: the interleaved decode keeps the merge launch");
+    kv.cmerge = 0, kv.cluster_max = 8;
+    s = 13;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 0 && s == 13, "cluster_max 8: 13 splits keep the merge launch");
+    s = 8;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 1 && s == 8, "cluster_max 8: 8 splits in clusters");
+    kv.cmerge = 1;
+    s = 13;
+    CHECK(oscar__kv_cm(&kv, 4, 0, 1, 8, &s) == 1 && s == 8, "cmerge 1, cluster_max 8: the splits capped at 8");
+    kv.cluster_max = 0;
+    s = 6;
     kv.cmerge = 2;
     CHECK(oscar__kv_cm(&kv, 4, 0, 8, 8, &s) == 0, "cmerge 2: never");
     kv.cmerge = 0;
@@ -791,6 +803,8 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
             oscar_cuda_upload(hs->cu, dq, q, sizeof(float) * per * B);
             hs->gpu.merge = mm < 3 ? mm : 0;
             hs->gpu.cmerge = mm < 3 ? 2 : 1;
+            hs->gpu.cluster_max = g_cluster_max ? g_cluster_max : (l + B) & 1 ? 8 : 0; /* clusters of <= 8 on half the calls
+                                                                                          (both decode kinds: wig goes by l) */
             rc = oscar_cuda_kv_attend(&hs->gpu, l, seqs, B, dout, dq, Hq, 0.0f);
             hs->gpu.merge = 0;
             if (rc) {
@@ -845,6 +859,7 @@ out:
     hs->gpu.l2pf = 0;
     hs->gpu.wig = 0;
     hs->gpu.cmerge = 0;
+    hs->gpu.cluster_max = g_cluster_max;
     hs->gpu.decode_pdl = 0;
     hs->gpu.rotate_q1 = 0;
     hs->gpu.qwht = 0;
@@ -1479,6 +1494,7 @@ static void test_graph_capture(oscar_cuda *cu) {
             harness_free(&hs);
             return;
         }
+        hs.gpu.cluster_max = g_cluster_max;
         for (i = 0; i < NS; i++) lens[i] = i == 0 ? 3001 : 1 + (i * 53) % 700;
         if (seqs_both(&hs, seqs, lens, NS)) {
             g_fail++;
@@ -1887,6 +1903,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_rng = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
+        else if (!strcmp(argv[i], "--cluster-max") && i + 1 < argc) g_cluster_max = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
             char *e;
             g_arch = (int)strtol(argv[++i], &e, 10);
@@ -1896,7 +1913,7 @@ int main(int argc, char **argv) {
             }
         }
         else {
-            printf("usage: %s [--compile] [--gpu] [--quick] [--seed N] [--only NAME] [--arch N]\n", argv[0]);
+            printf("usage: %s [--compile] [--gpu] [--quick] [--seed N] [--only NAME] [--arch N] [--cluster-max N]\n", argv[0]);
             return 2;
         }
     }
