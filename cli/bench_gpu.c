@@ -860,6 +860,15 @@ static int oscar__bg_run(oscar_cuda *cu, int int2, int B, int ctx, int Hq, int H
             rc = OSCAR_ERR_STATE;
             goto done;
         }
+        if (oscar__bg_diag) { /* the outputs' bits, to compare kernel variants on the same inputs */
+            unsigned long long h = 14695981039346656037ull;
+            unsigned u;
+            for (i = 0; i < (int)n_out; i++) {
+                memcpy(&u, &res->out[i], sizeof u);
+                h = (h ^ u) * 1099511628211ull;
+            }
+            printf("diag out %s B=%d ctx=%d G=%d d=%d: %d floats, FNV-1a of their words %016llx\n", int2 ? "int2" : "bf16", B, ctx, Hq / Hkv, d, (int)n_out, h);
+        }
     }
     if ((rc = oscar_cuda_push(cu)) != OSCAR_OK) goto done;
     if (cu->drv.cuEventCreate(&e0, 0) || cu->drv.cuEventCreate(&e1, 0)) {
@@ -993,7 +1002,7 @@ int oscar_cli_bench_gpu(int argc, char **argv) {
                    "  --hsplit N: oscar_cuda_kv.hsplit: 0 automatic (G > 8: groups of 3-8 query heads), 1 never split a KV head's query heads, n: n groups\n"
                    "  --rot: the INT2 cache's rotations: Hadamard (default; queries rotated inside the decode), none, Hadamard with R_v absorbed (no un-rotation),\n"
                    "         or dense (H with permuted columns: the cost of fitted rotations, a query-rotation launch before the decode)\n"
-                   "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, and the write path (128K-token prefill)\n"
+                   "  --diag: registers, shared memory and blocks per SM of the INT2 decode, each launch timed, the outputs hashed, and the write path (128K-token prefill)\n"
                    "  --mode write: no decode rows, only --diag's write path (e.g. to profile its kernels alone)\n"
                    "  --wide N: oscar_cuda_kv.append_wide in the write path: 0 automatic (long flush launches of dense rotations through oscar_append_w), 1 always, 2 never\n"
                    "  --wlate N: oscar_cuda_kv.append_wlate in the write path: 0 a prefill's sink / window launch waits for a long flush launch (oscar_append_w) at its end (dense rotations, sm_90+), 1 for every flush launch, 2 at its start\n"
