@@ -476,9 +476,10 @@ typedef struct oscar_cuda_kv {
                                            kernel's own (tuning) */
     int cluster_max;                    /* 0 (init): the decode's clusters as large as the device takes (16
                                            where the driver allows clusters beyond the portable 8, else 8);
-                                           n >= 2: at most n blocks. 8 for compute-sanitizer synccheck (2025.3),
-                                           which reports barrier errors in correct kernels launched in clusters
-                                           of more than 8 blocks (tools/issue5/s44/csync_repro.cu) */
+                                           n >= 2: at most n blocks (other values: as 0). 8 for compute-sanitizer
+                                           synccheck (2025.3), which reports barrier errors in correct kernels
+                                           launched in clusters of more than 8 blocks
+                                           (tools/issue5/s44/csync_repro.cu) */
     int cluster_policy;                 /* the cluster launches' scheduling preference: 0 (init) load balancing;
                                            1 the driver's default; 3 spread (tuning) */
     int decode_pdl;                     /* 0 (init) or 1: the decode kernel is launched to start while the

@@ -1903,7 +1903,14 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_rng = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
-        else if (!strcmp(argv[i], "--cluster-max") && i + 1 < argc) g_cluster_max = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cluster-max") && i + 1 < argc) {
+            char *e;
+            g_cluster_max = (int)strtol(argv[++i], &e, 10);
+            if (*e || e == argv[i] || g_cluster_max < 2 || g_cluster_max > 16) {
+                printf("--cluster-max wants the largest cluster in blocks, 2 to 16 (8 under synccheck), not '%s'\n", argv[i]);
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
             char *e;
             g_arch = (int)strtol(argv[++i], &e, 10);
