@@ -258,6 +258,7 @@ typedef struct ev_calib_args {
     const char *model, *text, *out;
     int tokens, window, threads, progress, per_head, comp, group, dtype, k_gain, v_gain, k_balance;
     float kc, vc;
+    const char *layers; /* dump: --layers LIST (the layers written; NULL: all) */
 } ev_calib_args;
 
 /* options shared by calibrate and dump; returns 1 to go on, 0 on --help, -1 on a bad option */
@@ -283,6 +284,7 @@ static int ev_calib_parse(const char *cmd, int argc, char **argv, ev_calib_args 
         else if (!strcmp(o, "-m") || !strcmp(o, "--model")) a->model = v;
         else if (!strcmp(o, "-f") || !strcmp(o, "--file")) a->text = v;
         else if (!strcmp(o, "-o") || !strcmp(o, "--output")) a->out = v;
+        else if (!strcmp(o, "--layers") && !strcmp(cmd, "dump")) a->layers = v;
         else if (!strcmp(o, "-c") || !strcmp(o, "--tokens")) { if (!cli_parse_int(cmd, o, v, 1, 1 << 22, &a->tokens)) return -1; }
         else if (!strcmp(o, "--window")) { if (!cli_parse_int(cmd, o, v, 0, 1 << 20, &a->window)) return -1; }
         else if (!strcmp(o, "-t") || !strcmp(o, "--threads")) { if (!cli_parse_int(cmd, o, v, 1, LLM_MAX_THREADS, &a->threads)) return -1; }
@@ -405,26 +407,48 @@ int oscar_cli_calibrate(int argc, char **argv) {
 /* >>dump ---- */
 static void ev_dump_usage(FILE *f) {
     fprintf(f,
-            "usage: oscar dump -m MODEL -f TEXT [-c TOKENS] -o DUMP.safetensors [--dtype f32|f16|bf16]\n"
+            "usage: oscar dump -m MODEL -f TEXT [-c TOKENS] -o DUMP.safetensors [--dtype f32|f16|bf16] [--layers 0,15,29]\n"
             "Writes the activations `oscar calibrate` fits on as a calibration dump (SPEC section 7):\n"
             "layers.{i}.q [n, Hq, d], layers.{i}.k and layers.{i}.v [n, Hkv, d] (default F32), post-RoPE\n"
             "q/k in the cache basis. `oscar fit --qkv DUMP` on an F32 dump gives calibrate's file exactly.\n"
+            "--layers writes only the listed layers (under their own numbers; metadata `layers`), e.g. for\n"
+            "`test_cuda --real` (real rows for the GPU tests); `oscar fit` wants every layer.\n"
             "  -c, --tokens N    tokens (default 8192)      --window N   tokens per forward window (default: model context)\n"
             "  -t, --threads N   threads                    --progress   progress lines when not a terminal\n");
 }
 
+static int ev_int_list(const char *cmd, const char *opt, const char *s, int *out, int max, int lo, int hi);
+
+#define EV_MAX_DUMP_LAYERS 256
 int oscar_cli_dump(int argc, char **argv) {
     ev_calib_args a;
     llm_model m;
     ev_cap cap;
     int64_t n;
-    int rc, l, w;
-    oscar_st_entry *e;
-    char (*names)[32];
-    char calib[256], n_tok[32], rb[32], win[32], msg[OSCAR_MSG_SIZE];
-    const char *meta[6][2];
+    int rc, l, w, ne = 0, nsel = 0, sel[EV_MAX_DUMP_LAYERS], i;
+    oscar_st_entry *e = NULL;
+    char (*names)[32] = NULL;
+    char calib[256], n_tok[32], rb[32], win[32], lay[1024], msg[OSCAR_MSG_SIZE];
+    const char *meta[7][2];
+    unsigned char keep[EV_MAX_DUMP_LAYERS];
     if ((rc = ev_calib_parse("dump", argc, argv, &a, ev_dump_usage)) <= 0) return rc ? 2 : 0;
+    if (a.layers && (nsel = ev_int_list("dump", "--layers", a.layers, sel, EV_MAX_DUMP_LAYERS, 0, EV_MAX_DUMP_LAYERS - 1)) < 1) {
+        if (nsel == 0) fprintf(stderr, "oscar dump: --layers wants layer numbers such as 0,15,29, not '%s'\n", a.layers);
+        return 2;
+    }
     if (ev_calib_capture("dump", &a, &m, &cap, &n)) return 1;
+    memset(keep, !a.layers, sizeof keep);
+    for (i = 0; i < nsel; i++) {
+        if (sel[i] >= cap.L) {
+            fprintf(stderr, "oscar dump: --layers: the model has layers 0-%d, not %d\n", cap.L - 1, sel[i]);
+            rc = 2;
+            goto done;
+        }
+        keep[sel[i]] = 1;
+    }
+    snprintf(lay, sizeof lay, "%s", a.layers ? "" : "all");
+    for (l = 0; a.layers && l < cap.L; l++)
+        if (keep[l]) snprintf(lay + strlen(lay), sizeof lay - strlen(lay), "%s%d", lay[0] ? "," : "", l);
     e = (oscar_st_entry *)calloc((size_t)cap.L * 3, sizeof *e);
     names = (char (*)[32])calloc((size_t)cap.L * 3, 32);
     if (!e || !names) {
@@ -433,12 +457,12 @@ int oscar_cli_dump(int argc, char **argv) {
         goto done;
     }
     for (l = 0; l < cap.L; l++)
-        for (w = 0; w < 3; w++) {
-            oscar_st_entry *x = &e[3 * l + w];
+        for (w = 0; w < 3 && (!a.layers || (l < EV_MAX_DUMP_LAYERS && keep[l])); w++) {
+            oscar_st_entry *x = &e[ne];
             float *src = w == 0 ? cap.q[l] : w == 1 ? cap.k[l] : cap.v[l];
             size_t cnt = (size_t)n * (w ? cap.Hkv : cap.Hq) * cap.d, j;
-            snprintf(names[3 * l + w], 32, "layers.%d.%c", l, "qkv"[w]);
-            x->name = names[3 * l + w];
+            snprintf(names[ne], 32, "layers.%d.%c", l, "qkv"[w]);
+            x->name = names[ne++];
             x->dtype = a.dtype;
             x->ndim = 3;
             x->shape[0] = n;
@@ -460,9 +484,10 @@ int oscar_cli_dump(int argc, char **argv) {
     snprintf(win, sizeof win, "%d", a.window);
     meta[4][0] = "rope_base"; meta[4][1] = rb; /* oscar fit: the K means before RoPE */
     meta[5][0] = "window"; meta[5][1] = win;   /* row t is at RoPE position t % window */
-    rc = oscar_st_write(a.out, e, cap.L * 3, &meta[0][0], 6, msg) == OSCAR_OK ? 0 : 1;
+    meta[6][0] = "layers"; meta[6][1] = lay;   /* the layers written (--layers; all by default) */
+    rc = oscar_st_write(a.out, e, ne, &meta[0][0], 7, msg) == OSCAR_OK ? 0 : 1;
     if (rc) fprintf(stderr, "oscar dump: %s\n", msg);
-    else fprintf(stderr, "oscar dump: wrote %s (%d layers, %lld tokens, %s)\n", a.out, cap.L, (long long)n, oscar_dtype_name(a.dtype));
+    else fprintf(stderr, "oscar dump: wrote %s (%d of %d layers, %lld tokens, %s)\n", a.out, ne / 3, cap.L, (long long)n, oscar_dtype_name(a.dtype));
 done:
     free(e);
     free(names);

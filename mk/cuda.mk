@@ -43,14 +43,21 @@ test-cuda-cpu: check-embed $(BUILD)/test_cuda
 	else echo "SKIP: clang not installed"; fi
 	./$(BUILD)/test_cuda --compile
 
-# test-cuda: the GPU against the CPU reference (needs a GPU; prints SKIP without one)
+# test-cuda: the GPU against the CPU reference (needs a GPU; prints SKIP without one), on the model's own rows too
+# where `make real-dump` has written them (else that group prints SKIP)
+REAL_ARG = $$( [ -f $(BUILD)/real_dump.safetensors ] && echo --real $(BUILD)/real_dump.safetensors )
 test-cuda: $(BUILD)/test_cuda
-	./$(BUILD)/test_cuda --gpu
+	./$(BUILD)/test_cuda --gpu $(REAL_ARG)
+
+# test-cuda-real: the real-data group alone (makes the dump first: needs the model, `make model`)
+.PHONY: test-cuda-real
+test-cuda-real: $(BUILD)/test_cuda real-dump
+	./$(BUILD)/test_cuda --gpu --only "real data" --real $(BUILD)/real_dump.safetensors
 
 # test-cuda-sm80: the same with the kernels an sm_80 card (A100) runs, as PTX for compute_80 that the
 # driver finishes for this GPU: no programmatic dependent launch, no clusters, the sm_80 write codec
 test-cuda-sm80: $(BUILD)/test_cuda
-	./$(BUILD)/test_cuda --gpu --arch 80
+	./$(BUILD)/test_cuda --gpu --arch 80 $(REAL_ARG)
 
 # sanitize-cuda: the GPU tests' quick subset under compute-sanitizer memcheck (leaks too), racecheck,
 # initcheck and synccheck; one clean / NOT CLEAN line per tool (tools/gpu_sanitize.sh)

@@ -98,6 +98,17 @@ rotations: model $(BUILD)/oscar
 $(ROT_FILE) $(ROT_GAIN) $(ROT_BAL):
 	@$(MAKE) --no-print-directory rotations
 
+# real-dump: the model's own post-RoPE q, k and v rows (layers 0, 15 and 29 over the first 4,160 tokens of the
+# evaluation text, BF16, 24 MB) for `test_cuda --real`: the GPU kernels against the CPU reference on real data (`make
+# test-cuda` and tools/test_cuda_par.sh use the file when it is there; a GPU machine without network can take it from
+# one that has made it)
+REAL_DUMP := $(BUILD)/real_dump.safetensors
+.PHONY: real-dump
+real-dump: $(REAL_DUMP)
+$(REAL_DUMP): | $(MODEL_GGUF) $(BUILD)/oscar
+	./$(BUILD)/oscar dump -m $(MODEL_GGUF) -f $(EVAL_TEXT) -c 4160 --layers 0,15,29 --dtype bf16 -o $@.part
+	mv $@.part $@
+
 # demo-model: a long passage of the evaluation text and a question, answered with the bf16 and
 # the oscar cache side by side (make demo runs it). oscar-cr: OSCAR with K centered before RoPE
 # and V centered, with the balance file (clips 0.88, gain encoder and K balance; RESULTS.md, "The

@@ -41,6 +41,8 @@ static const char *g_only = NULL; /* --only: run the GPU cases whose name contai
 static int g_cluster_max = 0;     /* --cluster-max N: oscar_cuda_kv.cluster_max in the attention checks and graph capture
                                      (8 under compute-sanitizer synccheck, which misreports clusters of more than 8) */
 static int g_arch = 0;            /* --arch: the GPU part's kernels as PTX for compute_N (0: the device's own) */
+static const char *g_real = NULL; /* --real DUMP: a model's q, k, v rows (`oscar dump --layers`, `make real-dump`) for the
+                                     real-data group */
 #define CHECK(cond, ...)                                      \
     do {                                                      \
         if (!(cond)) {                                        \
@@ -439,6 +441,124 @@ typedef struct tcase {
     int gain;     /* bit 0 / 1: cfg.k_gain / v_gain (the gain encoder on K / V history rows) */
 } tcase;
 
+/* ---- a model's own rows: q, k and v of some layers over a text (oscar dump --layers) ---- */
+typedef struct real_rows {
+    int L, n, Hq, Hkv, d;
+    int layer[64];    /* the model's numbers of the dump's layers */
+    float *q, *k, *v; /* [L][n][Hq or Hkv][d] */
+} real_rows;
+
+/* what a real-data case adds to its tcase (run_case_src) */
+typedef struct real_case {
+    const real_rows *rr;  /* rows and queries of a model instead of generated ones */
+    const char *rot_file; /* INT2 with rotations: the layers of this file that rr holds (else tcase.rot's kind) */
+    int offs[8];          /* sequence i starts at row offs[i] of the dump */
+} real_case;
+
+static void real_free(real_rows *rr) {
+    free(rr->q);
+    free(rr->k);
+    free(rr->v);
+    memset(rr, 0, sizeof *rr);
+}
+
+/* reads every layers.{i}.q / k / v of a dump (any float dtype, checked finite); nonzero with a message in why */
+static int real_load(real_rows *rr, const char *path, char *why, size_t whysz) {
+    oscar_st st;
+    int i, w, rc = 1;
+    memset(rr, 0, sizeof *rr);
+    if (oscar_st_open(&st, path) != OSCAR_OK) {
+        snprintf(why, whysz, "%s", st.msg);
+        return 1;
+    }
+    for (i = 0; i < 1024 && rr->L < 64; i++) {
+        char nm[32];
+        const oscar_st_tensor *t[3];
+        for (w = 0; w < 3; w++) {
+            snprintf(nm, sizeof nm, "layers.%d.%c", i, "qkv"[w]);
+            t[w] = oscar_st_find(&st, nm);
+        }
+        if (!t[0] && !t[1] && !t[2]) continue;
+        if (!t[0] || !t[1] || !t[2] || t[0]->ndim != 3 || t[1]->ndim != 3 || t[2]->ndim != 3) {
+            snprintf(why, whysz, "%s: layer %d lacks q, k or v of shape [n, heads, d]", path, i);
+            goto out;
+        }
+        if (!rr->L) {
+            rr->n = (int)t[0]->shape[0], rr->Hq = (int)t[0]->shape[1], rr->Hkv = (int)t[1]->shape[1], rr->d = (int)t[0]->shape[2];
+            if (rr->n < 1 || rr->Hkv < 1 || rr->Hq % rr->Hkv || rr->d < 16) {
+                snprintf(why, whysz, "%s: layer %d: q [%d, %d, %d] and k [.., %d, ..] make no GQA cache", path, i, rr->n, rr->Hq, rr->d, rr->Hkv);
+                goto out;
+            }
+            rr->q = (float *)malloc(sizeof(float) * 64 * (size_t)rr->n * rr->Hq * rr->d);
+            rr->k = (float *)malloc(sizeof(float) * 64 * (size_t)rr->n * rr->Hkv * rr->d);
+            rr->v = (float *)malloc(sizeof(float) * 64 * (size_t)rr->n * rr->Hkv * rr->d);
+            if (!rr->q || !rr->k || !rr->v) {
+                snprintf(why, whysz, "out of memory for %s", path);
+                goto out;
+            }
+        }
+        for (w = 0; w < 3; w++) {
+            const int H = w ? rr->Hkv : rr->Hq;
+            float *dst = (w == 0 ? rr->q : w == 1 ? rr->k : rr->v) + (size_t)rr->L * rr->n * H * rr->d;
+            if (t[w]->shape[0] != rr->n || t[w]->shape[1] != H || t[w]->shape[2] != rr->d) {
+                snprintf(why, whysz, "%s: layer %d: %c is not [%d, %d, %d]", path, i, "qkv"[w], rr->n, H, rr->d);
+                goto out;
+            }
+            if (oscar_st_read_f32(&st, t[w], dst, 1) != OSCAR_OK) {
+                snprintf(why, whysz, "%s: layer %d: %s", path, i, st.msg);
+                goto out;
+            }
+        }
+        rr->layer[rr->L++] = i;
+    }
+    if (!rr->L) snprintf(why, whysz, "%s: no layers.{i}.q / k / v tensors (not an oscar dump?)", path);
+    else rc = 0;
+out:
+    oscar_st_close(&st);
+    if (rc) real_free(rr);
+    return rc;
+}
+
+/* r <- the layers of the rotation file at path that rr holds (rotations, eigenvalues, means, K balance, clips, group,
+   gain flags); nonzero on failure (printed) */
+static int real_rotations(oscar_rotations *r, const char *path, const real_rows *rr) {
+    oscar_rotations f;
+    int i, rc, nh;
+    memset(&f, 0, sizeof f);
+    if ((rc = oscar_rotations_load(&f, path)) != OSCAR_OK) {
+        printf("FAIL real data: %s: %s\n", path, f.msg);
+        return rc;
+    }
+    if (f.head_dim != rr->d || f.n_kv_heads != rr->Hkv || rr->layer[rr->L - 1] >= f.n_layers) {
+        printf("FAIL real data: %s (d %d, %d KV heads, %d layers) does not fit the dump (d %d, %d KV heads, layer %d)\n", path, f.head_dim, f.n_kv_heads, f.n_layers,
+               rr->d, rr->Hkv, rr->layer[rr->L - 1]);
+        oscar_rotations_free(&f);
+        return OSCAR_ERR_INVALID_ARG;
+    }
+    nh = f.per_head ? f.n_kv_heads : 1;
+    rc = oscar_rotations_alloc(r, rr->L, rr->d, rr->Hkv, f.per_head);
+    if (!rc && f.k_mean) rc = oscar_rotations_alloc_means(r);
+    if (!rc && f.k_balance) rc = oscar_rotations_alloc_balance(r);
+    for (i = 0; !rc && i < rr->L; i++) {
+        const size_t m = (size_t)nh * rr->d * rr->d, e = (size_t)nh * rr->d, a = (size_t)rr->Hkv * rr->d, src = (size_t)rr->layer[i];
+        memcpy(r->k_rot + i * m, f.k_rot + src * m, sizeof(float) * m);
+        memcpy(r->v_rot + i * m, f.v_rot + src * m, sizeof(float) * m);
+        memcpy(r->k_eval + i * e, f.k_eval + src * e, sizeof(float) * e);
+        memcpy(r->v_eval + i * e, f.v_eval + src * e, sizeof(float) * e);
+        if (f.k_mean) {
+            memcpy(r->k_mean + i * a, f.k_mean + src * a, sizeof(float) * a);
+            memcpy(r->v_mean + i * a, f.v_mean + src * a, sizeof(float) * a);
+        }
+        if (f.k_balance) memcpy(r->k_balance + i * e, f.k_balance + src * e, sizeof(float) * e);
+    }
+    r->composition = f.composition;
+    r->k_clip = f.k_clip, r->v_clip = f.v_clip, r->group_size = f.group_size;
+    r->k_gain = f.k_gain, r->v_gain = f.v_gain;
+    oscar_rotations_free(&f);
+    if (rc) printf("FAIL real data: rotations for the dump's layers: %s\n", r->msg);
+    return rc;
+}
+
 static void random_orthogonal(float *R, int d) {
     double *A = (double *)malloc(sizeof(double) * (size_t)d * d);
     int i, j, k;
@@ -544,7 +664,28 @@ typedef struct harness {
     int misalign;          /* 1: stage() puts the rows 4 bytes past a 16-byte boundary (the unaligned-load path) */
     float *hk, *hv;
     size_t hcap;
+    const real_rows *real; /* rows from a model (append_both, append_batch_both) and its queries (compare_attention) */
+    int real_pos[16];      /* real: the dump's row of each sequence's next token */
 } harness;
+
+/* the rows of n tokens of one layer for sequence seq: fresh generated ones, or the next n rows of the model's (real);
+   nonzero when the dump has no more */
+static int next_rows(harness *hs, int seq, int l, float *k, float *v, int n) {
+    const real_rows *rr = hs->real;
+    size_t o, c;
+    if (!rr) {
+        gen_rows(&hs->gen, k, v, n);
+        return 0;
+    }
+    if (hs->real_pos[seq] + n > rr->n) {
+        printf("FAIL real data: sequence %d wants rows %d-%d of a dump of %d\n", seq, hs->real_pos[seq], hs->real_pos[seq] + n - 1, rr->n);
+        return 1;
+    }
+    o = (((size_t)l * rr->n + hs->real_pos[seq]) * rr->Hkv) * rr->d, c = (size_t)n * rr->Hkv * rr->d;
+    memcpy(k, rr->k + o, sizeof(float) * c);
+    memcpy(v, rr->v + o, sizeof(float) * c);
+    return 0;
+}
 
 static int stage(harness *hs, const float *k, const float *v, size_t n_rows) {
     size_t bytes = n_rows * (size_t)hs->gen.d * sizeof(float), off = hs->misalign ? 4 : 0;
@@ -577,7 +718,7 @@ static int append_both(harness *hs, int cpu_seq, int gpu_seq, int n) {
     size_t rows = (size_t)n * hs->gen.Hkv;
     host_rows(hs, rows);
     for (l = 0; l < hs->cpu.L; l++) {
-        gen_rows(&hs->gen, hs->hk, hs->hv, n);
+        if (next_rows(hs, cpu_seq, l, hs->hk, hs->hv, n)) return OSCAR_ERR_INVALID_ARG;
         rc = oscar_kv_append(&hs->cpu, cpu_seq, l, hs->hk, hs->hv, n);
         if (rc) {
             printf("FAIL cpu append: %s\n", hs->cpu.msg);
@@ -596,6 +737,7 @@ static int append_both(harness *hs, int cpu_seq, int gpu_seq, int n) {
             return rc;
         }
     }
+    if (hs->real) hs->real_pos[cpu_seq] += n;
     return OSCAR_OK;
 }
 
@@ -605,7 +747,9 @@ static int append_batch_both(harness *hs, const int *seqs, int B) {
     size_t per = (size_t)hs->gen.Hkv * hs->gen.d;
     host_rows(hs, (size_t)B * hs->gen.Hkv);
     for (l = 0; l < hs->cpu.L; l++) {
-        gen_rows(&hs->gen, hs->hk, hs->hv, B);
+        if (!hs->real) gen_rows(&hs->gen, hs->hk, hs->hv, B);
+        for (b = 0; hs->real && b < B; b++)
+            if (next_rows(hs, seqs[b], l, hs->hk + b * per, hs->hv + b * per, 1)) return OSCAR_ERR_INVALID_ARG;
         for (b = 0; b < B; b++) {
             rc = oscar_kv_append(&hs->cpu, seqs[b], l, hs->hk + b * per, hs->hv + b * per, 1);
             if (rc) {
@@ -624,6 +768,7 @@ static int append_batch_both(harness *hs, const int *seqs, int B) {
             return rc;
         }
     }
+    for (b = 0; hs->real && b < B; b++) hs->real_pos[seqs[b]]++;
     return OSCAR_OK;
 }
 
@@ -766,7 +911,9 @@ static int compare_attention(harness *hs, const int *seqs, int B, int Hq, const 
         goto out;
     }
     for (l = 0; l < hs->cpu.L; l++) {
-        for (i = 0; i < (int)(per * B); i++) q[i] = rnd_normal() * (1.0f + (float)(i % d == 5) * 3.0f);
+        for (i = 0; !hs->real && i < (int)(per * B); i++) q[i] = rnd_normal() * (1.0f + (float)(i % d == 5) * 3.0f);
+        for (b = 0; hs->real && b < B; b++) /* the model's query at each sequence's last token */
+            memcpy(q + per * b, hs->real->q + ((size_t)l * hs->real->n + hs->real_pos[seqs[b]] - 1) * per, sizeof(float) * per);
         for (b = 0; b < B; b++) {
             rc = oscar_kv_attend(&hs->cpu, seqs[b], l, oc + per * b, q + per * b, Hq, 0.0f);
             if (rc) {
@@ -882,7 +1029,7 @@ static void harness_free(harness *hs) {
     free(hs->hv);
 }
 
-static void run_case(oscar_cuda *cu, const tcase *tc) {
+static void run_case_src(oscar_cuda *cu, const tcase *tc, const real_case *real) {
     harness hs;
     oscar_kv_config cfg;
     int seqs[16], i, rc, B = tc->n_seqs, rounds = 3, r, pages = 16, Hq = tc->Hkv * tc->G;
@@ -909,18 +1056,22 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
     cfg.max_pages = pages;
     cfg.max_seqs = 16;
     if (tc->int2 && tc->rot) {
-        if (make_rotations(&hs.rot, tc) != OSCAR_OK) {
+        if ((real && real->rot_file ? real_rotations(&hs.rot, real->rot_file, real->rr) : make_rotations(&hs.rot, tc)) != OSCAR_OK) {
             printf("FAIL %s: rotations\n", name);
             g_fail++;
             return;
         }
         hs.have_rot = 1;
         cfg.rot = &hs.rot;
-        cfg.k_balance = tc->rot == 5;
+        cfg.k_balance = tc->rot == 5 || (real && real->rot_file && hs.rot.k_balance);
         cfg.center = tc->center ? OSCAR_CENTER_MEAN : OSCAR_CENTER_NONE;
     }
     cfg.k_gain = tc->int2 && (tc->gain & 1);
     cfg.v_gain = tc->int2 && (tc->gain & 2);
+    if (hs.have_rot && real && real->rot_file) { /* a rotation file's own clips, group and gain flags, as the oscar tool's modes take them */
+        cfg.k_clip = hs.rot.k_clip, cfg.v_clip = hs.rot.v_clip, cfg.group_size = hs.rot.group_size;
+        cfg.k_gain |= hs.rot.k_gain, cfg.v_gain |= hs.rot.v_gain;
+    }
     hs.gen.d = tc->d;
     hs.gen.Hkv = tc->Hkv;
     for (i = 0; i < 4; i++) {
@@ -949,6 +1100,12 @@ static void run_case(oscar_cuda *cu, const tcase *tc) {
         oscar_cuda_kv_seq_create(&hs.gpu, &s2);
         CHECK(s1 == s2, "%s: sequence ids differ", name);
         seqs[i] = s1;
+        if (real && s1 >= 0 && s1 < 16) hs.real_pos[s1] = real->offs[i];
+    }
+    hs.real = real ? real->rr : NULL;
+    if (real && (real->rr->Hq != Hq || real->rr->Hkv != tc->Hkv || real->rr->d != tc->d || real->rr->L != tc->L)) {
+        printf("FAIL %s: the case does not match its dump\n", name);
+        goto fail;
     }
     /* prefill in random chunks, then a few batched decode steps */
     for (i = 0; i < B; i++) {
@@ -1015,6 +1172,8 @@ fail:
     printf("FAIL %s\n", name);
     harness_free(&hs);
 }
+
+static void run_case(oscar_cuda *cu, const tcase *tc) { run_case_src(cu, tc, NULL); }
 
 /* a one-layer INT2 harness cache: Hkv KV heads of dimension d, max_pages pool pages; the callers
    set what else their case needs (group, clips, window, rotations, outlier channels) */
@@ -1755,6 +1914,47 @@ static void test_two_threads(int quick) {
                jobs[1].worst, jobs[0].seconds, jobs[1].seconds);
 }
 
+/* the model's own rows (g_real: q, k, v of some layers of SmolLM2-135M over tinyshakespeare, `make real-dump`) through
+   both caches: a prefill in chunks and decode steps for sequences that start at different rows, pages and BF16 rows
+   byte for byte, attention of the model's queries within attn_tol, for the shipped rotation files (the oscar mode;
+   the centered, gain-encoded, K-balanced file), H rotations and BF16 */
+static void test_real_data(oscar_cuda *cu) {
+    real_rows rr;
+    char why[OSCAR_MSG_SIZE + 256];
+    int i;
+    if (g_only && !strstr(g_only, "real data") && !strstr("real data", g_only)) return;
+    if (!g_real) {
+        printf("SKIP real data: no --real DUMP (`make real-dump` writes one from the model with oscar dump --layers)\n");
+        return;
+    }
+    if (real_load(&rr, g_real, why, sizeof why)) {
+        printf("FAIL real data: %s\n", why);
+        g_fail++;
+        return;
+    }
+    printf("real data: %s, %d layers (%d..%d), %d tokens, Hq %d, Hkv %d, d %d\n", g_real, rr.L, rr.layer[0], rr.layer[rr.L - 1], rr.n, rr.Hq, rr.Hkv, rr.d);
+    {
+        /* name, d, g, Hkv, G, int2, L, rot (4: a fitted file), absorb_v, sink, window, page, n_seqs, lens, fork, hsplit, center,
+           gain (the bal88 file's own flags add to it) */
+        tcase t[4] = {{"real data bf16", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, {0}, 0, 0, 0, 0},
+                      {"real data int2-hadamard", 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 4, {0}, 0, 0, 0, 0},
+                      {"real data oscar", 0, 0, 0, 0, 1, 0, 4, 0, 0, 0, 0, 4, {0}, 0, 0, 0, 0},
+                      {"real data oscar-c bal88", 0, 0, 0, 0, 1, 0, 4, 0, 0, 0, 0, 4, {0}, 0, 0, 1, 0}};
+        const char *files[4] = {NULL, NULL, "rotations/smollm2-135m-instruct.safetensors", "rotations/smollm2-135m-instruct-bal88.safetensors"};
+        const int n = rr.n, lens[4] = {n, n / 3, 321 < n ? 321 : n, 65 < n ? 65 : n}, offs[4] = {0, n / 2, n - lens[2], n / 4};
+        for (i = 0; i < 4; i++) {
+            real_case rc;
+            int j;
+            memset(&rc, 0, sizeof rc);
+            t[i].d = rr.d, t[i].g = rr.d < 128 ? rr.d : 128, t[i].Hkv = rr.Hkv, t[i].G = rr.Hq / rr.Hkv, t[i].L = rr.L;
+            rc.rr = &rr, rc.rot_file = files[i];
+            for (j = 0; j < 4; j++) t[i].lens[j] = lens[j], rc.offs[j] = offs[j];
+            run_case_src(cu, &t[i], &rc);
+        }
+    }
+    real_free(&rr);
+}
+
 static void test_gpu(int quick) {
     oscar_cuda cu;
     oscar_cuda_config cc;
@@ -1889,6 +2089,7 @@ static void test_gpu(int quick) {
     test_flush_edges(&cu);
     if (!quick) test_wide_batch(&cu);
     test_graph_capture(&cu);
+    if (!quick) test_real_data(&cu);
     if (!quick) test_device_oom(&cu); /* expected API errors: not under compute-sanitizer (--quick) */
     test_two_threads(quick);
     printf("GPU checks: %d cases in %.1f s\n", n + (quick ? 3 : 5), now_s() - t0);
@@ -1903,6 +2104,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) g_rng = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
+        else if (!strcmp(argv[i], "--real") && i + 1 < argc) g_real = argv[++i];
         else if (!strcmp(argv[i], "--cluster-max") && i + 1 < argc) {
             char *e;
             g_cluster_max = (int)strtol(argv[++i], &e, 10);
@@ -1920,7 +2122,7 @@ int main(int argc, char **argv) {
             }
         }
         else {
-            printf("usage: %s [--compile] [--gpu] [--quick] [--seed N] [--only NAME] [--arch N] [--cluster-max N]\n", argv[0]);
+            printf("usage: %s [--compile] [--gpu] [--quick] [--seed N] [--only NAME] [--arch N] [--cluster-max N] [--real DUMP]\n", argv[0]);
             return 2;
         }
     }

@@ -38,6 +38,22 @@ done
 "$OSCAR" info "$T/cal.st" | grep -q "calibration   .*first 96 tokens" && ok "rotation file records its calibration text" || bad "calibration metadata"
 "$OSCAR" dump -m "$MODEL" -f "$TEXT" -c 96 --window 48 --dtype bf16 -t 2 -o "$T/dump16.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
 "$OSCAR" fit --qkv "$T/dump16.st" -t 2 -o "$T/fit16.st" 2>"$T/log" && ok "a BF16 dump fits too" || bad "BF16 dump"
+# dump --layers (the rows `make real-dump` gives test_cuda --real): the listed layers' tensors, byte for byte the full
+# dump's, no others, and the list in the metadata; a layer the model does not have and a bad list rejected
+"$OSCAR" dump -m "$MODEL" -f "$TEXT" -c 96 --window 48 --layers 2,0 -t 2 -o "$T/dumpL.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
+"$PY" - "$T/dump.st" "$T/dumpL.st" <<'EOF' && ok "dump --layers: those layers as the full dump has them, no others" || bad "dump --layers"
+import json, struct, sys
+def st(p):
+    b = open(p, 'rb').read(); n = struct.unpack('<Q', b[:8])[0]; h = json.loads(b[8:8 + n]); d = b[8 + n:]
+    return {k: d[v['data_offsets'][0]:v['data_offsets'][1]] for k, v in h.items() if k != '__metadata__'}, h.get('__metadata__', {})
+full, _ = st(sys.argv[1]); part, meta = st(sys.argv[2])
+want = sorted('layers.%d.%s' % (l, w) for l in (0, 2) for w in 'qkv')
+assert sorted(part) == want, sorted(part)
+assert all(part[k] == full[k] for k in want)
+assert meta.get('layers') == '0,2', meta
+EOF
+"$OSCAR" dump -m "$MODEL" -f "$TEXT" -c 16 --layers 0,99 -o "$T/x.st" 2>"$T/log" && bad "dump --layers 99 accepted" || { grep -q "the model has layers 0-" "$T/log" && ok "dump --layers: a layer past the model's rejected" || { cat "$T/log"; bad "dump --layers 99 message"; }; }
+"$OSCAR" dump -m "$MODEL" -f "$TEXT" -c 16 --layers , -o "$T/x.st" 2>"$T/log" && bad "dump --layers , accepted" || { grep -q "wants layer numbers" "$T/log" && ok "dump --layers: an empty list rejected" || { cat "$T/log"; bad "dump --layers , message"; }; }
 
 # 2. ppl: 160-token window, sink 16 + window 64 so that INT2 history starts at position 144
 "$OSCAR" calibrate -m "$MODEL" -f "$TEXT" -c 96 --window 48 -t 2 -o "$T/rot.st" 2>"$T/log" || { cat "$T/log"; exit 1; }
