@@ -465,54 +465,64 @@ static void real_free(real_rows *rr) {
 /* reads every layers.{i}.q / k / v of a dump (any float dtype, checked finite); nonzero with a message in why */
 static int real_load(real_rows *rr, const char *path, char *why, size_t whysz) {
     oscar_st st;
-    int i, w, rc = 1;
+    const oscar_st_tensor *t[64][3];
+    int i, w, rc = 1, l;
     memset(rr, 0, sizeof *rr);
     if (oscar_st_open(&st, path) != OSCAR_OK) {
         snprintf(why, whysz, "%s", st.msg);
         return 1;
     }
-    for (i = 0; i < 1024 && rr->L < 64; i++) {
+    for (i = 0; i < 1024; i++) { /* the layers present, in order, and their shapes */
+        const oscar_st_tensor *x[3];
         char nm[32];
-        const oscar_st_tensor *t[3];
         for (w = 0; w < 3; w++) {
             snprintf(nm, sizeof nm, "layers.%d.%c", i, "qkv"[w]);
-            t[w] = oscar_st_find(&st, nm);
+            x[w] = oscar_st_find(&st, nm);
         }
-        if (!t[0] && !t[1] && !t[2]) continue;
-        if (!t[0] || !t[1] || !t[2] || t[0]->ndim != 3 || t[1]->ndim != 3 || t[2]->ndim != 3) {
+        if (!x[0] && !x[1] && !x[2]) continue;
+        if (!x[0] || !x[1] || !x[2] || x[0]->ndim != 3 || x[1]->ndim != 3 || x[2]->ndim != 3) {
             snprintf(why, whysz, "%s: layer %d lacks q, k or v of shape [n, heads, d]", path, i);
             goto out;
         }
+        if (rr->L == 64) {
+            snprintf(why, whysz, "%s: more than 64 layers (dump a few with oscar dump --layers)", path);
+            goto out;
+        }
         if (!rr->L) {
-            rr->n = (int)t[0]->shape[0], rr->Hq = (int)t[0]->shape[1], rr->Hkv = (int)t[1]->shape[1], rr->d = (int)t[0]->shape[2];
+            rr->n = (int)x[0]->shape[0], rr->Hq = (int)x[0]->shape[1], rr->Hkv = (int)x[1]->shape[1], rr->d = (int)x[0]->shape[2];
             if (rr->n < 1 || rr->Hkv < 1 || rr->Hq % rr->Hkv || rr->d < 16) {
                 snprintf(why, whysz, "%s: layer %d: q [%d, %d, %d] and k [.., %d, ..] make no GQA cache", path, i, rr->n, rr->Hq, rr->d, rr->Hkv);
                 goto out;
             }
-            rr->q = (float *)malloc(sizeof(float) * 64 * (size_t)rr->n * rr->Hq * rr->d);
-            rr->k = (float *)malloc(sizeof(float) * 64 * (size_t)rr->n * rr->Hkv * rr->d);
-            rr->v = (float *)malloc(sizeof(float) * 64 * (size_t)rr->n * rr->Hkv * rr->d);
-            if (!rr->q || !rr->k || !rr->v) {
-                snprintf(why, whysz, "out of memory for %s", path);
-                goto out;
-            }
         }
-        for (w = 0; w < 3; w++) {
-            const int H = w ? rr->Hkv : rr->Hq;
-            float *dst = (w == 0 ? rr->q : w == 1 ? rr->k : rr->v) + (size_t)rr->L * rr->n * H * rr->d;
-            if (t[w]->shape[0] != rr->n || t[w]->shape[1] != H || t[w]->shape[2] != rr->d) {
-                snprintf(why, whysz, "%s: layer %d: %c is not [%d, %d, %d]", path, i, "qkv"[w], rr->n, H, rr->d);
+        for (w = 0; w < 3; w++)
+            if (x[w]->shape[0] != rr->n || x[w]->shape[1] != (w ? rr->Hkv : rr->Hq) || x[w]->shape[2] != rr->d) {
+                snprintf(why, whysz, "%s: layer %d: %c is not [%d, %d, %d]", path, i, "qkv"[w], rr->n, w ? rr->Hkv : rr->Hq, rr->d);
                 goto out;
             }
-            if (oscar_st_read_f32(&st, t[w], dst, 1) != OSCAR_OK) {
-                snprintf(why, whysz, "%s: layer %d: %s", path, i, st.msg);
-                goto out;
-            }
-        }
+        memcpy(t[rr->L], x, sizeof x);
         rr->layer[rr->L++] = i;
     }
-    if (!rr->L) snprintf(why, whysz, "%s: no layers.{i}.q / k / v tensors (not an oscar dump?)", path);
-    else rc = 0;
+    if (!rr->L) {
+        snprintf(why, whysz, "%s: no layers.{i}.q / k / v tensors (not an oscar dump?)", path);
+        goto out;
+    }
+    rr->q = (float *)malloc(sizeof(float) * rr->L * (size_t)rr->n * rr->Hq * rr->d);
+    rr->k = (float *)malloc(sizeof(float) * rr->L * (size_t)rr->n * rr->Hkv * rr->d);
+    rr->v = (float *)malloc(sizeof(float) * rr->L * (size_t)rr->n * rr->Hkv * rr->d);
+    if (!rr->q || !rr->k || !rr->v) {
+        snprintf(why, whysz, "out of memory for %s", path);
+        goto out;
+    }
+    for (l = 0; l < rr->L; l++)
+        for (w = 0; w < 3; w++) {
+            const size_t per = (size_t)rr->n * (w ? rr->Hkv : rr->Hq) * rr->d;
+            if (oscar_st_read_f32(&st, t[l][w], (w == 0 ? rr->q : w == 1 ? rr->k : rr->v) + l * per, 1) != OSCAR_OK) {
+                snprintf(why, whysz, "%s: layer %d: %s", path, rr->layer[l], st.msg);
+                goto out;
+            }
+        }
+    rc = 0;
 out:
     oscar_st_close(&st);
     if (rc) real_free(rr);
@@ -555,7 +565,10 @@ static int real_rotations(oscar_rotations *r, const char *path, const real_rows 
     r->k_clip = f.k_clip, r->v_clip = f.v_clip, r->group_size = f.group_size;
     r->k_gain = f.k_gain, r->v_gain = f.v_gain;
     oscar_rotations_free(&f);
-    if (rc) printf("FAIL real data: rotations for the dump's layers: %s\n", r->msg);
+    if (rc) {
+        printf("FAIL real data: rotations for the dump's layers: %s\n", r->msg);
+        oscar_rotations_free(r);
+    }
     return rc;
 }
 
