@@ -863,6 +863,9 @@ static __device__ __forceinline__ float oscar_split_weights(float m0, float l0, 
 #ifndef OSCAR_WNG // score n-tiles in flight per warp (independent MMA chains)
 #define OSCAR_WNG 4
 #endif
+#ifndef OSCAR_WDC // 1: a lane's two rows of an INT2 score tile hold adjacent query digits (d, d + 1), summed as one int
+#define OSCAR_WDC 1 //  c_d + 256 c_(d+1) (|.| < 2^31) before one conversion and one product (kernels/NOTES.md v69)
+#endif
 #if WARPK
 #define WNW OSCAR_WNW
 #define WNS OSCAR_WNS
@@ -1327,7 +1330,8 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
 #if OSCAR_INT2
     // INT2 scores: the query as 4 signed base-256 digits per element, v = rint(q * qmul * 2^15 * 4^-qd)
     // (|v| < 2^30; every bit of the fp32 query kept down to 2^-30 of the head's max), for
-    // m16n8k32 s8 x u8 MMAs: A row r of tile mh = head 4 mh + (r & 7) / 2, digit (r & 1) + 2 (r >> 3);
+    // m16n8k32 s8 x u8 MMAs: A row r of tile mh = head 4 mh + (r & 7) / 2, digit (r & 1) + 2 (r >> 3)
+    // (OSCAR_WDC: digit 2 (r & 1) + (r >> 3), so that a lane's rows r and r + 8 hold digits d, d + 1);
     // D 128: k-step = quarter, k = 4 lt + b <-> byte column 8 lt + b, k = 16 + 4 lt + b <-> 8 lt + 4 + b;
     // D 64: k-step ks = quarters 2 ks (k < 16) and 2 ks + 1, k = 4 lt + b (+16) <-> byte column 4 lt + b
     for (int i = tid; i < W_MH * W_NKS * 32; i += 32 * WNW) {
@@ -1345,6 +1349,8 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
             // digit 3 is byte 3 (|v| < 2^30: the top digit lies in [-64, 64])
 #if WHL
             const int k = dlo, k2 = dlo + 1; // digits of regs 0 / 2 and 1 / 3
+#elif OSCAR_WDC
+            const int k = 2 * (lq & 1), k2 = k + 1;
 #else
             const int k = lq & 1, k2 = k + 2;
 #endif
@@ -1393,6 +1399,11 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
         // tile mh holds digits 2 mh (c[0], c[1]) and 2 mh + 1 (c[2], c[3]) of head lg: weights 2^(8 digit - 15)
         qwl[mh] = qiv[lg] * (mh ? 2.0f : 3.0517578125e-05f);
         qwh[mh] = qiv[lg] * (mh ? 512.0f : 0.0078125f);
+#elif OSCAR_WDC
+        // digits 2 part and 2 part + 1 of the query (c[0] + 256 c[2]): the weight of the first, 2^(8 digit - 15), times 1 /
+        // normaliser (qwh unused)
+        qwl[mh] = qiv[4 * mh + hl] * (part ? 2.0f : 3.0517578125e-05f);
+        qwh[mh] = 0.0f;
 #else
         // digits (lg & 1) and 2 + (lg & 1) of the query: weights 2^(8 digit - 15), times 1 / normaliser
         qwl[mh] = qiv[4 * mh + hl] * (part ? 0.0078125f : 3.0517578125e-05f);
@@ -1519,10 +1530,17 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
                         const float k1s = oscar_f16_to_f32((oscar_u16)(k1 & 0xffffu)), k1z = oscar_f16_to_f32((oscar_u16)(k1 >> 16));
 #if WHL
                         { // head lg: digits 0, 1 in tile 0, digits 2, 3 in tile 1, all in this lane
+#if OSCAR_WDC
+                            // each tile's two digits as one int: |c| <= GS x 128 x 192 <= 2^22.6, so |c_d + 256 c_(d+1)|
+                            // < 2^31 (kernels/NOTES.md v69)
+                            float d0 = fmaf((float)(c[1][i][0] + c[1][i][2] * 256), qwl[1], (float)(c[0][i][0] + c[0][i][2] * 256) * qwl[0]);
+                            float d1 = fmaf((float)(c[1][i][1] + c[1][i][3] * 256), qwl[1], (float)(c[0][i][1] + c[0][i][3] * 256) * qwl[0]);
+#else
                             float d0 = fmaf((float)c[0][i][2], qwh[0], (float)c[0][i][0] * qwl[0]);
                             float d1 = fmaf((float)c[0][i][3], qwh[0], (float)c[0][i][1] * qwl[0]);
                             d0 += fmaf((float)c[1][i][2], qwh[1], (float)c[1][i][0] * qwl[1]);
                             d1 += fmaf((float)c[1][i][3], qwh[1], (float)c[1][i][1] * qwl[1]);
+#endif
                             const float v0 = k0s * d0 + k0z * qsmh[0][g];
                             const float v1 = k1s * d1 + k1z * qsmh[0][g];
                             s[0][ng + i][0] = g ? s[0][ng + i][0] + v0 : v0;
@@ -1531,9 +1549,15 @@ static __device__ __forceinline__ void oscar_decode_w_body(const oscar_attn_para
 #else
 #pragma unroll
                         for (int mh = 0; mh < W_MH; mh++) {
+#if OSCAR_WDC
+                            // digits 2 part and 2 part + 1 here as one int, the other two in lane ^ 4
+                            float d0 = (float)(c[mh][i][0] + c[mh][i][2] * 256) * qwl[mh];
+                            float d1 = (float)(c[mh][i][1] + c[mh][i][3] * 256) * qwl[mh];
+#else
                             // digits (lg & 1) and 2 + (lg & 1) here, the other two in lane ^ 4: weights 2^(8 digit - 15)
                             float d0 = fmaf((float)c[mh][i][2], qwh[mh], (float)c[mh][i][0] * qwl[mh]);
                             float d1 = fmaf((float)c[mh][i][3], qwh[mh], (float)c[mh][i][1] * qwl[mh]);
+#endif
                             d0 += __shfl_xor_sync(0xffffffffu, d0, 4);
                             d1 += __shfl_xor_sync(0xffffffffu, d1, 4);
                             const float v0 = k0s * d0 + k0z * qsmh[mh][g];
